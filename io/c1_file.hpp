@@ -1,0 +1,28 @@
+// Reading and writing commit-phase-1 output files:
+//  - raw serde JSON of filecoin-proofs-api SealCommitPhase1Output (spec 1.1-1.4), and
+//  - the lotus-bench / curio envelope {"SectorNum": i64, "Phase1Out": base64(raw JSON), "SectorSize": u64}.
+// Parsing is a strict pull parse over the mmapped file (no DOM): unknown, missing and duplicate
+// fields, wrong array lengths and malformed JSON are io::IoError naming the file, the offset and the
+// partition/challenge being read. Semantic checks (shape, consistency) are in prover/porep/c1_validate.
+#pragma once
+
+#include <string>
+#include <string_view>
+
+#include "prover/porep/vanilla_proof.hpp"
+
+namespace cuzk::io {
+
+porep::C1Output read_c1_file(const std::string& path);
+porep::C1Output parse_c1_json(std::string_view text, const std::string& source_name);
+
+// serde_json's compact output (field order as the Rust structs, "_h": null on columns).
+std::string c1_to_json(const porep::C1Output& c1);
+// The envelope around c1_to_json; SectorNum from c1.sector_num (0 when absent).
+std::string c1_to_envelope_json(const porep::C1Output& c1);
+
+std::string base64_encode(std::string_view bytes);
+// Throws IoError(source_name, ...) on invalid base64.
+std::string base64_decode(std::string_view text, const std::string& source_name);
+
+}  // namespace cuzk::io

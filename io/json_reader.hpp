@@ -1,0 +1,61 @@
+// A strict pull parser for JSON held in memory (usually an mmapped file). It never builds a DOM:
+// callers walk the document in the order they expect it, so memory stays bounded by the input and
+// the structures being filled. Every error names the file and the byte offset.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+#include "io/io_error.hpp"
+
+namespace cuzk::io {
+
+class JsonReader {
+ public:
+  JsonReader(std::string_view text, std::string source_name) : text_(text), source_(std::move(source_name)) {}
+
+  // Structure. `next_key` returns false at the closing brace; `has_next_element` likewise for ']'.
+  void begin_object();
+  bool next_key(std::string& key);
+  void begin_array();
+  bool has_next_element();
+
+  // Scalars.
+  std::uint64_t read_u64();
+  std::int64_t read_i64();
+  std::string read_string();
+  void read_null();
+  void skip_value();
+  // Reads a JSON array of exactly N integers 0..255.
+  template <std::size_t N>
+  void read_byte_array(std::uint8_t (&out)[N]) {
+    read_bytes(out, N);
+  }
+  void read_bytes(std::uint8_t* out, std::size_t n);
+
+  void expect_end();  // only whitespace may follow the document
+
+  std::size_t offset() const { return pos_; }
+  // Errors raised while a context is set are prefixed with it (e.g. "partition 0 challenge 3").
+  void set_context(std::string context) { context_ = std::move(context); }
+  [[noreturn]] void fail(const std::string& what) const {
+    throw IoError(source_, context_.empty() ? what : context_ + ": " + what, pos_);
+  }
+  const std::string& source() const { return source_; }
+
+ private:
+  void skip_ws();
+  char peek();
+  void expect(char c);
+  std::uint64_t parse_unsigned();
+
+  std::string_view text_;
+  std::string source_;
+  std::string context_;
+  std::size_t pos_ = 0;
+  // Commas: after a value inside a container, the next element/key must be preceded by ','.
+  bool first_in_container_ = true;
+};
+
+}  // namespace cuzk::io

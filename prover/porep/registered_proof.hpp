@@ -1,0 +1,59 @@
+// Filecoin's registered seal proofs and sector shapes.
+// Sources: rust-filecoin-proofs-api src/registry.rs (names, ids, api versions; spec 1.5) and
+// rust-fil-proofs filecoin-proofs/src/constants.rs + parameters.rs (shapes; spec 2).
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace cuzk::porep {
+
+enum class ApiVersion { kV1_0_0, kV1_1_0, kV1_2_0 };
+enum class PorepFeature { kInteractive, kSynthetic, kNonInteractive };
+
+std::string_view to_string(ApiVersion v);
+
+// One sector size's circuit shape (spec 2 table).
+struct SectorShape {
+  std::uint64_t sector_size;  // bytes
+  std::string_view label;     // "2KiB", ...
+  std::uint64_t nodes;        // sector_size / 32 (NODE_SIZE)
+  unsigned layers;
+  unsigned base_arity, sub_arity, top_arity;  // tree R_last / tree C: 8-0-0, 8-8-0, 8-8-2
+  unsigned partitions;                        // interactive and synthetic PoRep
+  unsigned challenges_per_partition;
+  std::string_view vanilla_variant;  // the VanillaSealProof enum variant (encodes only the shape)
+
+  unsigned tree_d_depth() const;        // log2(nodes)
+  unsigned base_path_length() const;    // tree R_last / C base path elements (spec 2: 2, 6, 8, 9, 9)
+  unsigned inputs_per_partition() const { return 3 + 18 * challenges_per_partition + 1; }  // incl. ONE
+};
+
+// The five production sector sizes, in ascending order.
+const std::vector<SectorShape>& all_sector_shapes();
+const SectorShape* find_sector_shape(std::uint64_t sector_size);
+// Accepts "2KiB", "8MiB", "512MiB", "32GiB", "64GiB" (case-insensitive) or the size in bytes.
+const SectorShape* parse_sector_size(std::string_view text);
+
+struct RegisteredSealProof {
+  std::string_view name;  // e.g. "StackedDrg32GiBV1_1"
+  std::uint64_t id;       // registry id 0..19
+  const SectorShape* shape;
+  ApiVersion api_version;
+  PorepFeature feature;
+
+  // porep_id[0..8] = id as u64 LE, [8..16] = nonce 0, rest zero (spec 1.5).
+  std::array<std::uint8_t, 32> porep_id() const;
+  // NI-PoRep uses 13 / 126 partitions (spec 2 and 9.6); the others use shape->partitions.
+  unsigned partitions() const;
+};
+
+const std::vector<RegisteredSealProof>& all_registered_seal_proofs();
+const RegisteredSealProof* find_registered_seal_proof(std::string_view name);
+const RegisteredSealProof* find_registered_seal_proof(std::uint64_t id);
+
+}  // namespace cuzk::porep
