@@ -8,6 +8,7 @@
 
 #include "prover/porep/graph.hpp"
 #include "prover/porep/hashing.hpp"
+#include "prover/porep/challenges.hpp"
 #include "prover/porep/labels.hpp"
 
 using namespace cuzk::porep;
@@ -158,4 +159,45 @@ TEST(Hashing, Blake2bOneBlockMatchesOpenSslAndRfc7693) {
     ASSERT_EQ(EVP_Digest(msg.data(), msg.size(), expected.data(), &out_len, EVP_blake2b512(), nullptr), 1);
     EXPECT_EQ(blake2b512(msg), expected) << "length " << len;
   }
+}
+
+TEST(Challenges, SyntheticMatchesRustFilProofsVector) {
+  // rfp challenges.rs test_synth_challenges_against_hardcoded (spec 9.6): nodes 2^10, replica_id = Fr 55,
+  // comm_r = Fr 101, num_synth = 21, seed = [1; 32], 10 porep challenges.
+  Domain replica{}, comm_r{};
+  replica[0] = 55;
+  comm_r[0] = 101;
+  const std::uint64_t nodes = 1 << 10;
+  std::vector<std::uint64_t> synth;
+  for (std::uint64_t i = 0; i < 21; ++i) synth.push_back(synthetic_challenge(nodes, replica, comm_r, i));
+  EXPECT_EQ(synth, (std::vector<std::uint64_t>{178, 297, 869, 211, 875, 477, 94, 781, 124, 332, 856, 801, 176, 692,
+                                               429, 691, 290, 204, 986, 210, 973}));
+  EXPECT_EQ(synthetic_porep_challenges(nodes, replica, comm_r, filled(1), 10, 0, 21),
+            (std::vector<std::uint64_t>{176, 781, 801, 986, 290, 211, 692, 856, 986, 332}));
+}
+
+TEST(Challenges, InteractiveAreInRangeAndPartitionDependent) {
+  Domain replica = filled(3), seed = filled(4);
+  auto a = interactive_challenges(1 << 30, replica, seed, 18, 0);
+  auto b = interactive_challenges(1 << 30, replica, seed, 18, 1);
+  ASSERT_EQ(a.size(), 18u);
+  EXPECT_NE(a, b);
+  for (auto c : a) {
+    EXPECT_GE(c, 1u);
+    EXPECT_LT(c, 1u << 30);
+  }
+  // Independent recomputation of the first one: sha256(replica || seed || 0u32) mod (N - 1) + 1.
+  std::uint8_t zero[4] = {};
+  auto h = sha256({replica, seed, std::span<const std::uint8_t>(zero, 4)});
+  unsigned __int128 acc = 0;
+  for (int i = 31; i >= 0; --i) acc = ((acc << 8) | h[i]) % ((1u << 30) - 1);
+  EXPECT_EQ(a[0], static_cast<std::uint64_t>(acc) + 1);
+}
+
+TEST(Challenges, ProverIdFromMinerId) {
+  // t01000 -> ID address payload LEB128(1000) = e8 07 (go-address NewIDAddress(...).Payload()).
+  Domain id = prover_id_from_miner_id(1000);
+  EXPECT_EQ(id[0], 0xe8);
+  EXPECT_EQ(id[1], 0x07);
+  EXPECT_EQ(id[2], 0);
 }
