@@ -1,8 +1,12 @@
 // The optimal ate pairing on BLS12-381 (loop parameter x = -0xd201000000010000) with the final
 // exponentiation, and multi-pairings (one shared Miller loop and one final exponentiation).
 // Fp6 = Fp2[v]/(v^3 - (1+u)), Fp12 = Fp6[w]/(w^2 - v) are in fp12.hpp.
+// The final exponent is 3 (p^12 - 1) / r, as in zkcrypto bls12_381, so Gt values equal theirs.
+// Inputs are not validated here: callers pass points on the curves and in the prime-order subgroups
+// (the decoders check both). Points at infinity contribute 1.
 #pragma once
 
+#include <array>
 #include <span>
 #include <utility>
 #include <vector>
