@@ -41,11 +41,15 @@ const char* to_string(EncodingErrorKind kind);
 class EncodingError : public std::runtime_error {
  public:
   EncodingError(EncodingErrorKind kind, const std::string& what)
-      : std::runtime_error(what + ": " + to_string(kind)), kind_(kind) {}
+      : std::runtime_error(what + ": " + to_string(kind)), kind_(kind), context_(what) {}
   EncodingErrorKind kind() const { return kind_; }
+  // The message without the kind's text (where the bad encoding was found), so that callers can
+  // rethrow with more context: EncodingError(e.kind(), "file x, partition 3: " + e.context()).
+  const std::string& context() const { return context_; }
 
  private:
   EncodingErrorKind kind_;
+  std::string context_;
 };
 
 // How much to check when decoding. kFull = canonical, on curve, in subgroup (blstrs from_*);

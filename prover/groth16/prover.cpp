@@ -1,0 +1,160 @@
+#include "prover/groth16/prover.hpp"
+
+#include <omp.h>
+
+#include <algorithm>
+#include <array>
+#include <string>
+#include <utility>
+
+#include "prover/groth16/domain.hpp"
+#include "prover/groth16/errors.hpp"
+#include "prover/groth16/msm.hpp"
+
+namespace cuzk::groth16 {
+
+namespace {
+
+using algebra::G1;
+using algebra::G1Affine;
+using algebra::G2;
+using algebra::G2Affine;
+
+[[noreturn]] void malformed(const std::string& what) {
+  throw Groth16Error(Groth16ErrorKind::kMalformedInput, what);
+}
+[[noreturn]] void mismatch(const std::string& what) {
+  throw Groth16Error(Groth16ErrorKind::kParameters, what);
+}
+
+std::string count_text(std::size_t have, std::size_t want) {
+  return std::to_string(have) + " (expected " + std::to_string(want) + ")";
+}
+
+void check_input(const ProverInput& in) {
+  if (in.inputs.empty() || !in.inputs[0].is_one()) malformed("witness: inputs[0] must be ONE");
+  if (in.b.size() != in.a.size() || in.c.size() != in.a.size())
+    malformed("witness: a, b, c have " + std::to_string(in.a.size()) + ", " + std::to_string(in.b.size()) +
+              ", " + std::to_string(in.c.size()) + " entries");
+  if (in.densities.a_aux.bit_len != in.aux.size() || in.densities.b_aux.bit_len != in.aux.size() ||
+      in.densities.b_input.bit_len != in.inputs.size())
+    malformed("witness: density lengths do not match " + std::to_string(in.inputs.size()) + " inputs and " +
+              std::to_string(in.aux.size()) + " aux");
+}
+
+void check_fit(const Parameters& p, const ProverInput& in, std::size_t num_a_aux, std::size_t num_b) {
+  if (p.vk.ic.size() != in.inputs.size())
+    mismatch("parameters: vk.ic has " + count_text(p.vk.ic.size(), in.inputs.size()) +
+             " points for the inputs");
+  if (p.l.size() != in.aux.size())
+    mismatch("parameters: l has " + count_text(p.l.size(), in.aux.size()) + " points");
+  if (p.a.size() != in.inputs.size() + num_a_aux)
+    mismatch("parameters: a has " + count_text(p.a.size(), in.inputs.size() + num_a_aux) + " points");
+  if (p.b_g1.size() != num_b)
+    mismatch("parameters: b_g1 has " + count_text(p.b_g1.size(), num_b) + " points");
+  if (p.b_g2.size() != num_b)
+    mismatch("parameters: b_g2 has " + count_text(p.b_g2.size(), num_b) + " points");
+  const std::size_t m = EvaluationDomain(in.a.size() + in.inputs.size()).size();
+  if (p.h.size() != m - 1) mismatch("parameters: h has " + count_text(p.h.size(), m - 1) + " points");
+  if (p.vk.delta_g1.is_identity() || p.vk.delta_g2.is_identity())
+    mismatch(
+        "parameters: delta is the point at infinity (a subverted setup)");  // bellperson UnexpectedIdentity
+}
+
+// The scalars that meet the set bits of `density`, appended to `out` in order.
+void append_dense(const std::vector<Fr>& values, const r1cs::DensityBits& density, std::vector<Fr>& out) {
+  for (std::size_t i = 0; i < values.size(); ++i)
+    if (density.test(i)) out.push_back(values[i]);
+}
+
+Proof prove_impl(const Parameters& p, const ProverInput& in, std::vector<Fr> a, std::vector<Fr> b,
+                 std::vector<Fr> c, const Fr& r, const Fr& s, unsigned threads) {
+  // The input constraints input_i * 0 = 0 (bellperson synthesize_circuits_batch).
+  a.insert(a.end(), in.inputs.begin(), in.inputs.end());
+  b.resize(a.size(), Fr::zero());
+  c.resize(a.size(), Fr::zero());
+  const std::vector<Fr> h = compute_h(std::move(a), std::move(b), std::move(c));
+  if (h.size() != p.h.size())
+    mismatch("compute_h gave " + count_text(h.size(), p.h.size()) + " coefficients");
+
+  std::vector<Fr> a_scalars(in.inputs);  // every input has A density
+  append_dense(in.aux, in.densities.a_aux, a_scalars);
+  std::vector<Fr> b_scalars;
+  append_dense(in.inputs, in.densities.b_input, b_scalars);
+  append_dense(in.aux, in.densities.b_aux, b_scalars);
+
+  const G1 h_acc = msm_g1(p.h, h, threads);
+  const G1 l_acc = msm_g1(p.l, in.aux, threads);
+  const G1 a_acc = msm_g1(p.a, a_scalars, threads);
+  const G1 b1_acc = msm_g1(p.b_g1, b_scalars, threads);
+  const G2 b2_acc = msm_g2(p.b_g2, b_scalars, threads);
+
+  // The blinding terms also go through the MSM (not the double-and-add scalar multiplication):
+  // r and s are secret.
+  const std::array<G1Affine, 1> delta_g1{p.vk.delta_g1};
+  const std::array<Fr, 1> r_only{r}, s_only{s};
+  const std::array<G2Affine, 1> delta_g2{p.vk.delta_g2};
+
+  Proof proof;
+  proof.a = (G1::from_affine(p.vk.alpha_g1) + a_acc + msm_g1(delta_g1, r_only, 1)).to_affine();
+  proof.b = (G2::from_affine(p.vk.beta_g2) + b2_acc + msm_g2(delta_g2, s_only, 1)).to_affine();
+  const std::array<G1Affine, 5> c_bases{a_acc.to_affine(), b1_acc.to_affine(), p.vk.delta_g1, p.vk.alpha_g1,
+                                        p.vk.beta_g1};
+  const std::array<Fr, 5> c_scalars{s, r, r * s, s, r};
+  proof.c = (msm_g1(c_bases, c_scalars, 1) + h_acc + l_acc).to_affine();
+  return proof;
+}
+
+}  // namespace
+
+Proof prove(const Parameters& params, const ProverInput& input, const Fr& r, const Fr& s, unsigned threads) {
+  check_input(input);
+  check_fit(params, input, input.densities.a_aux.popcount(),
+            input.densities.b_input.popcount() + input.densities.b_aux.popcount());
+  return prove_impl(params, input, input.a, input.b, input.c, r, s, threads);
+}
+
+Proof prove(const Parameters& params, ProverInput&& input, const Fr& r, const Fr& s, unsigned threads) {
+  check_input(input);
+  check_fit(params, input, input.densities.a_aux.popcount(),
+            input.densities.b_input.popcount() + input.densities.b_aux.popcount());
+  return prove_impl(params, input, std::move(input.a), std::move(input.b), std::move(input.c), r, s, threads);
+}
+
+ProverInput witness_from_r1cs(const r1cs::R1cs& cs, std::vector<Fr> inputs, std::vector<Fr> aux) {
+  if (inputs.size() != cs.num_inputs || aux.size() != cs.num_aux)
+    malformed("witness has " + std::to_string(inputs.size()) + " inputs and " + std::to_string(aux.size()) +
+              " aux; the R1CS has " + std::to_string(cs.num_inputs) + " and " + std::to_string(cs.num_aux));
+  ProverInput in;
+  validate_r1cs(cs);
+  in.densities = r1cs::compute_densities(cs);
+  in.inputs = std::move(inputs);
+  in.aux = std::move(aux);
+  const std::size_t n = cs.num_constraints(), ni = cs.num_inputs;
+  in.a.resize(n);
+  in.b.resize(n);
+  in.c.resize(n);
+  auto value = [&](std::uint32_t v) -> const Fr& { return v < ni ? in.inputs[v] : in.aux[v - ni]; };
+  auto row = [&](const r1cs::SparseMatrix& m, std::size_t k) {
+    Fr acc = Fr::zero();
+    for (std::uint64_t t = m.row_offsets[k]; t < m.row_offsets[k + 1]; ++t)
+      acc += m.values[t] * value(m.columns[t]);
+    return acc;
+  };
+#pragma omp parallel for schedule(static)
+  for (std::int64_t k = 0; k < static_cast<std::int64_t>(n); ++k) {
+    in.a[k] = row(cs.a, k);
+    in.b[k] = row(cs.b, k);
+    in.c[k] = row(cs.c, k);
+  }
+  return in;
+}
+
+std::optional<std::size_t> first_unsatisfied(const ProverInput& input) {
+  std::size_t n = std::min({input.a.size(), input.b.size(), input.c.size()});
+  for (std::size_t k = 0; k < n; ++k)
+    if (input.a[k] * input.b[k] != input.c[k]) return k;
+  return std::nullopt;
+}
+
+}  // namespace cuzk::groth16

@@ -1,0 +1,51 @@
+// The Groth16 prover on the CPU, with bellperson's math (src/groth16/prover/native.rs, spec 6):
+//
+//   A = alpha_g1 + sum a_i A_i + r delta_g1                 (A_i: params.a, aux filtered by A density)
+//   B = beta_g2 + sum b_i B2_i + s delta_g2                 (B2_i: params.b_g2, filtered by B density)
+//   C = s (sum a_i A_i) + r (sum b_i B1_i) + r s delta_g1 + s alpha_g1 + r beta_g1 + H + L
+//   H = sum h_j params.h_j  (h = compute_h over the constraints plus `input_i * 0 = 0` rows)
+//   L = sum aux_i params.l_i
+//
+// The witness z = (inputs..., aux...) with inputs[0] = ONE.
+#pragma once
+
+#include <cstddef>
+#include <optional>
+#include <vector>
+
+#include "prover/algebra/bls12_381.hpp"
+#include "prover/groth16/densities.hpp"
+#include "prover/groth16/parameters.hpp"
+#include "prover/groth16/proof.hpp"
+#include "prover/groth16/randomness.hpp"
+#include "prover/r1cs/r1cs.hpp"
+
+namespace cuzk::groth16 {
+
+using algebra::Fr;
+
+struct ProverInput {
+  std::vector<Fr> inputs;  // ONE first, then the public inputs in alloc_input order
+  std::vector<Fr> aux;     // in alloc order
+  // <A_k, z>, <B_k, z>, <C_k, z> for the circuit's own constraints k (the prover appends the
+  // input rows a = input_i, b = c = 0 itself).
+  std::vector<Fr> a, b, c;
+  Densities densities;
+};
+
+// Throws Groth16Error: kMalformedInput when `input` is inconsistent in itself (a/b/c lengths,
+// density lengths, inputs[0] != ONE), kParameters when `params` does not fit it (vector lengths,
+// domain size) or delta is the point at infinity. `threads` = 0 uses every hardware thread.
+Proof prove(const Parameters& params, const ProverInput& input, const Fr& r, const Fr& s,
+            unsigned threads = 0);
+// The same, consuming the a/b/c vectors of `input` (no copy of the largest buffers).
+Proof prove(const Parameters& params, ProverInput&& input, const Fr& r, const Fr& s, unsigned threads = 0);
+
+// a, b, c by sparse matrix-vector products, and the densities of `cs`. Throws Groth16Error
+// (kMalformedInput) when the assignment lengths do not match the R1CS.
+ProverInput witness_from_r1cs(const r1cs::R1cs& cs, std::vector<Fr> inputs, std::vector<Fr> aux);
+
+// The first constraint k with a_k * b_k != c_k, or nullopt when the witness satisfies them all.
+std::optional<std::size_t> first_unsatisfied(const ProverInput& input);
+
+}  // namespace cuzk::groth16
