@@ -6,5 +6,20 @@
 
 namespace cuzk::cli {
 
+// cli/params.cpp: `cuzk params names|check|info|setup`.
+void register_params_commands(CLI::App& app);
+// cli/selftest.cpp: `cuzk selftest`.
+void register_selftest_command(CLI::App& app);
+// cli/proof.cpp: `cuzk proof inspect`.
+void register_proof_commands(CLI::App& app);
+
+// cli/gen_c1.cpp: `cuzk gen-c1`.
+void register_gen_c1_command(CLI::App& app);
+
+// cli/info.cpp: `cuzk info` (build and visible GPUs).
+void register_info_command(CLI::App& app);
+
+// Accepts a sector size as io::parse_sector_size does (2KiB ... 64GiB, or bytes); cli/params.cpp.
+CLI::Validator sector_size_validator();
 
 }  // namespace cuzk::cli

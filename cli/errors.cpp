@@ -8,6 +8,11 @@
 #include "cli/exit_codes.hpp"
 #include "io/io_error.hpp"
 #include "prover/algebra/encoding.hpp"
+#include "prover/groth16/errors.hpp"
+#include "prover/porep/errors.hpp"
+#ifdef CUZK_HAVE_CUDA
+#include "gpu/cuda_check.hpp"
+#endif
 
 namespace cuzk::cli {
 
@@ -20,6 +25,23 @@ int report_exception() {
   } catch (const algebra::EncodingError& e) {
     spdlog::error("invalid encoding: {}", e.what());
     return kEncodingError;
+  } catch (const porep::PorepError& e) {
+    spdlog::error("invalid C1 data: {}", e.what());
+    return kInputError;
+  } catch (const groth16::Groth16Error& e) {
+    spdlog::error("{}", e.what());
+    switch (e.kind()) {
+      case groth16::Groth16ErrorKind::kParameters: return kParameterError;
+      case groth16::Groth16ErrorKind::kMalformedInput: return kInputError;
+      case groth16::Groth16ErrorKind::kDomainTooLarge:
+      case groth16::Groth16ErrorKind::kUnconstrainedVariable: return kCircuitError;
+    }
+    return kInternalError;
+#ifdef CUZK_HAVE_CUDA
+  } catch (const gpu::GpuError& e) {
+    spdlog::error("GPU error: {}", e.what());
+    return kGpuError;
+#endif
   } catch (const std::exception& e) {
     spdlog::critical("internal error: {}", e.what());
     return kInternalError;

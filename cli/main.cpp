@@ -31,9 +31,17 @@ int main(int argc, char** argv) {
   });
 
   // Subcommands (one registration function per cli/*.cpp file, declared in cli/commands.hpp).
+  register_params_commands(app);
+  register_selftest_command(app);
+  register_proof_commands(app);
+  register_info_command(app);
+  register_gen_c1_command(app);
 
   try {
     app.parse(argc, argv);
+  } catch (const CLI::RuntimeError& e) {
+    // A subcommand that has already reported its outcome asks for a specific exit code.
+    return e.get_exit_code();
   } catch (const CLI::ParseError& e) {
     int code = app.exit(e);
     return code == 0 ? kOk : kUsageError;

@@ -1,0 +1,223 @@
+// `cuzk params names|check|info|setup`: Filecoin parameter file names, digest checks against
+// parameters.json, structure of .params/.vk files, and test parameters for the demo circuit.
+#include <fmt/format.h>
+#include <spdlog/spdlog.h>
+
+#include <CLI/CLI.hpp>
+#include <chrono>
+#include <cstdint>
+#include <filesystem>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "cli/commands.hpp"
+#include "cli/demo_params.hpp"
+#include "cli/exit_codes.hpp"
+#include "io/param_names.hpp"
+#include "prover/groth16/demo_circuit.hpp"
+#include "prover/groth16/parameters.hpp"
+
+namespace cuzk::cli {
+namespace {
+
+namespace fs = std::filesystem;
+
+std::vector<io::SectorSize> selected_sizes(const std::string& sector_size) {
+  if (sector_size.empty()) return {io::kAllSectorSizes.begin(), io::kAllSectorSizes.end()};
+  return {*io::parse_sector_size(sector_size)};  // the option's validator already accepted it
+}
+
+std::string human_bytes(std::uint64_t n) {
+  static constexpr const char* kUnits[] = {"B", "KiB", "MiB", "GiB", "TiB"};
+  double v = static_cast<double>(n);
+  int unit = 0;
+  while (v >= 1024 && unit < 4) {
+    v /= 1024;
+    ++unit;
+  }
+  return unit == 0 ? fmt::format("{} B", n) : fmt::format("{:.2f} {}", v, kUnits[unit]);
+}
+
+void run_names(const std::string& sector_size) {
+  for (io::SectorSize s : selected_sizes(sector_size)) {
+    for (io::ParamFileKind kind : {io::ParamFileKind::kParams, io::ParamFileKind::kVerifyingKey}) {
+      fmt::print("{:<7} {}\n", io::format_sector_size(s), io::porep_param_file_name(s, kind));
+    }
+  }
+}
+
+void run_check(const std::string& params_dir_flag, const std::string& sector_size) {
+  const fs::path dir = params_dir_flag.empty() ? io::parameter_cache_dir() : fs::path(params_dir_flag);
+  fmt::print("parameter directory: {}\n", dir.string());
+  std::error_code dir_ec;
+  if (!fs::is_directory(dir, dir_ec)) spdlog::warn("{} is not a directory", dir.string());
+  int ok = 0, mismatched = 0, missing = 0;
+  for (io::SectorSize s : selected_sizes(sector_size)) {
+    for (io::ParamFileKind kind : {io::ParamFileKind::kParams, io::ParamFileKind::kVerifyingKey}) {
+      const std::string name = io::porep_param_file_name(s, kind);
+      const std::optional<io::ManifestEntry> entry = io::find_manifest_entry(name);
+      const fs::path path = dir / name;
+      std::error_code ec;
+      if (!fs::is_regular_file(path, ec)) {
+        fmt::print("MISSING   {:<7} {}\n", io::format_sector_size(s), name);
+        ++missing;
+        continue;
+      }
+      const auto start = std::chrono::steady_clock::now();
+      const std::string digest = io::filecoin_param_digest(path);
+      const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+      if (entry && digest == entry->digest) {
+        fmt::print("OK        {:<7} {} ({}, {:.1f} s)\n", io::format_sector_size(s), name,
+                   human_bytes(fs::file_size(path)), seconds);
+        ++ok;
+      } else {
+        fmt::print("MISMATCH  {:<7} {}\n          digest {} expected {}\n", io::format_sector_size(s), name,
+                   digest, entry ? std::string(entry->digest) : "(no manifest entry)");
+        ++mismatched;
+      }
+    }
+  }
+  fmt::print("{} ok, {} mismatch, {} missing\n", ok, mismatched, missing);
+  if (mismatched > 0) {
+    spdlog::error("{} parameter file(s) do not match parameters.json", mismatched);
+    throw CLI::RuntimeError(kParameterError);
+  }
+  // Files of a size the user asked for explicitly must be there; otherwise absent sizes are normal
+  // (operators fetch only the sizes they seal).
+  if (missing > 0 && !sector_size.empty()) {
+    spdlog::error("{} parameter file(s) for {} missing in {}", missing, sector_size, dir.string());
+    throw CLI::RuntimeError(kParameterError);
+  }
+}
+
+void print_manifest_match(const fs::path& path, bool compute_digest) {
+  const std::optional<io::ManifestEntry> entry = io::find_manifest_entry(path.filename().string());
+  if (!entry) {
+    fmt::print("manifest:     not a Filecoin PoRep parameter file name\n");
+  } else {
+    fmt::print("manifest:     {} sector, cid {}, digest {}\n",
+               io::format_sector_size(static_cast<io::SectorSize>(entry->sector_size)), entry->cid,
+               entry->digest);
+  }
+  if (compute_digest) {
+    const std::string digest = io::filecoin_param_digest(path);
+    const bool match = entry && digest == entry->digest;
+    fmt::print("digest:       {}{}\n", digest, entry ? (match ? " (matches)" : " (MISMATCH)") : "");
+    if (entry && !match) throw CLI::RuntimeError(kParameterError);
+  }
+}
+
+void run_info(const std::string& file, bool check_points, bool compute_digest) {
+  const fs::path path(file);
+  const bool is_vk = path.extension() == ".vk";
+  if (is_vk) {
+    // A verifying key is small (32 KiB for 32GiB sectors): decode and check every point.
+    const groth16::VerifyingKey vk = groth16::VerifyingKey::read(file);
+    fmt::print("file:         {} ({} bytes)\n", file, fs::file_size(path));
+    fmt::print("kind:         verifying key (bellperson VerifyingKey)\n");
+    fmt::print("ic:           {} points ({} public inputs after ONE)\n", vk.ic.size(), vk.ic.size() - 1);
+    fmt::print("size:         {} bytes = 864 + 4 + {} x 96\n", vk.serialized_size(), vk.ic.size());
+    fmt::print("structure:    OK (every point on the curve and in the subgroup)\n");
+    print_manifest_match(path, compute_digest);
+    return;
+  }
+  const groth16::ParametersInfo info = groth16::read_parameters_info(file);
+  fmt::print("file:         {} ({} bytes, {})\n", file, info.file_size, human_bytes(info.file_size));
+  fmt::print("kind:         proving parameters (bellperson Parameters)\n");
+  fmt::print("{:<6} {:>12} {:>8} {:>16} {:>12}\n", "vector", "count", "point B", "bytes", "offset");
+  for (const auto& v : info.vectors) {
+    fmt::print("{:<6} {:>12} {:>8} {:>16} {:>12}\n", v.name, v.count, v.point_bytes, v.bytes(),
+               v.length_offset);
+  }
+  const std::uint64_t domain = info.domain_size();
+  int log2 = 0;
+  while ((std::uint64_t{1} << log2) < domain) ++log2;
+  fmt::print("inputs:       {} (ONE included)\n", info.num_inputs());
+  fmt::print("aux:          {}\n", info.num_aux());
+  fmt::print("domain size:  {}{}\n", domain,
+             (std::uint64_t{1} << log2) == domain ? fmt::format(" = 2^{}", log2) : " (NOT a power of two)");
+  fmt::print("vk bytes:     {}\n", info.vk_bytes());
+  if ((std::uint64_t{1} << log2) != domain) {
+    spdlog::error("{}: h has {} points; a domain of {} is not a power of two", file, domain - 1, domain);
+    throw CLI::RuntimeError(kParameterError);
+  }
+  if (check_points) {
+    const auto start = std::chrono::steady_clock::now();
+    (void)groth16::Parameters::read(file, algebra::PointCheck::kFull);
+    fmt::print(
+        "structure:    OK (lengths add up to the file size; every point decoded and checked in {:.1f} s)\n",
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
+  } else {
+    fmt::print(
+        "structure:    OK (lengths add up to the file size; points not decoded, see --check-points)\n");
+  }
+  print_manifest_match(path, compute_digest);
+}
+
+}  // namespace
+
+CLI::Validator sector_size_validator() {
+  return CLI::Validator(
+      [](std::string& value) -> std::string {
+        return io::parse_sector_size(value)
+                   ? std::string()
+                   : "expected 2KiB, 8MiB, 512MiB, 32GiB, 64GiB or the size in bytes";
+      },
+      "SIZE", "SectorSize");
+}
+
+void register_params_commands(CLI::App& app) {
+  CLI::App* params =
+      app.add_subcommand("params", "Filecoin Groth16 parameter files: names, digests, structure");
+  params->require_subcommand(1);
+
+  auto sector_size = std::make_shared<std::string>();
+  CLI::App* names = params->add_subcommand("names", "Print the v28 .params/.vk file names (spec 5.2)");
+  names->add_option("--sector-size", *sector_size, "Only this size: 2KiB 8MiB 512MiB 32GiB 64GiB or bytes")
+      ->check(sector_size_validator());
+  names->callback([sector_size] { run_names(*sector_size); });
+
+  auto params_dir = std::make_shared<std::string>();
+  auto check_size = std::make_shared<std::string>();
+  CLI::App* check =
+      params->add_subcommand("check",
+                             "Check the parameter files present against parameters.json (BLAKE2b-512, first "
+                             "32 hex chars). Exit 6 on a "
+                             "mismatch, or when files of an explicitly requested --sector-size are missing");
+  check->add_option(
+      "--params-dir", *params_dir,
+      "Parameter directory (default: $FIL_PROOFS_PARAMETER_CACHE or /var/tmp/filecoin-proof-parameters)");
+  check->add_option("--sector-size", *check_size, "Only this size")->check(sector_size_validator());
+  check->callback([params_dir, check_size] { run_check(*params_dir, *check_size); });
+
+  auto info_file = std::make_shared<std::string>();
+  auto check_points = std::make_shared<bool>(false);
+  auto digest = std::make_shared<bool>(false);
+  CLI::App* info =
+      params->add_subcommand("info", "Vector counts, domain size and byte sizes of a .params or .vk file");
+  info->add_option("FILE", *info_file, "A .params or .vk file (bellperson layout)")->required();
+  info->add_flag("--check-points", *check_points,
+                 "Also decode every .params point with the full checks (slow for large sectors)");
+  info->add_flag("--digest", *digest, "Also compute the BLAKE2b digest and compare it with parameters.json");
+  info->callback([info_file, check_points, digest] { run_info(*info_file, *check_points, *digest); });
+
+  auto setup_circuit = std::make_shared<std::string>("demo");
+  auto setup_out = std::make_shared<std::string>();
+  CLI::App* setup = params->add_subcommand(
+      "setup", "Generate TEST parameters (random toxic waste, NOT FOR PRODUCTION) for a built-in circuit");
+  setup->add_option("--circuit", *setup_circuit, "Circuit: demo (the built-in example)")
+      ->check(CLI::IsMember({"demo"}));
+  setup->add_option("-o,--output", *setup_out, "Output directory (writes demo.params and demo.vk)")
+      ->required();
+  setup->callback([setup_out] {
+    print_not_for_production_banner();
+    const DemoParams result = generate_demo_params(*setup_out, groth16::make_demo_circuit());
+    fmt::print("wrote {} ({} bytes)\nwrote {} ({} bytes)\nsetup took {:.3f} s\n", result.params_path.string(),
+               fs::file_size(result.params_path), result.vk_path.string(), fs::file_size(result.vk_path),
+               result.seconds);
+  });
+}
+
+}  // namespace cuzk::cli

@@ -1,0 +1,178 @@
+// Filecoin parameter names, manifest and digests against the published values in
+// reference/porep-c2-spec.md section 5.2 (which reproduces rust-fil-proofs' parameters.json).
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "io/io_error.hpp"
+#include "io/param_names.hpp"
+
+namespace cuzk::io {
+namespace {
+
+// The "file id suffix (sha256)" column of the spec 5.2 table.
+struct PublishedSuffix {
+  SectorSize size;
+  const char* sha256;
+  const char* shape;
+};
+constexpr PublishedSuffix kPublished[] = {
+    {SectorSize::k2KiB, "032d3138d22506ec0082ed72b2dcba18df18477904e35bafee82b3793b06832f", "8-0-0"},
+    {SectorSize::k8MiB, "ecd683648512ab1765faa2a5f14bab48f676e633467f0aa8aad4b55dcb0652bb", "8-0-0"},
+    {SectorSize::k512MiB, "6babf46ce344ae495d558e7770a585b2382d54f225af8ed0397b8be7c3fcd472", "8-0-0"},
+    {SectorSize::k32GiB, "82a357d2f2ca81dc61bb45f4a762807aedee1b0a53fd6c4e77b46a01bfef7820", "8-8-0"},
+    {SectorSize::k64GiB, "96f1b4a04c5c51e4759bbf224bbc2ef5a42c7100f16ec0637123f16a845ddfb2", "8-8-2"},
+};
+
+TEST(ParamNames, IdentifierSha256MatchesPublishedSuffixForAllSizes) {
+  for (const auto& p : kPublished) {
+    EXPECT_EQ(porep_identifier_sha256(p.size), p.sha256) << format_sector_size(p.size);
+    EXPECT_EQ(porep_cache_identifier(p.size),
+              std::string("stacked-proof-of-replication-merkletree-poseidon_hasher-") + p.shape +
+                  "-sha256_hasher-" + p.sha256);
+  }
+}
+
+TEST(ParamNames, Full2KiBNamesEqualSpec) {
+  // Spec 5.2 "Full 2KiB names".
+  const std::string stem =
+      "v28-stacked-proof-of-replication-merkletree-poseidon_hasher-8-0-0-sha256_hasher-"
+      "032d3138d22506ec0082ed72b2dcba18df18477904e35bafee82b3793b06832f";
+  EXPECT_EQ(porep_param_file_name(SectorSize::k2KiB, ParamFileKind::kParams), stem + ".params");
+  EXPECT_EQ(porep_param_file_name(SectorSize::k2KiB, ParamFileKind::kVerifyingKey), stem + ".vk");
+  EXPECT_EQ(porep_param_file_name(SectorSize::k2KiB, ParamFileKind::kMeta), stem + ".meta");
+}
+
+TEST(ParamNames, Identifier2KiBIsTheRfpFormat) {
+  // rfp layered_drgporep::PublicParams::identifier() with N = 2048/32 = 64, 2 layers, 2 challenges.
+  EXPECT_EQ(
+      porep_public_params_identifier(SectorSize::k2KiB),
+      "layered_drgporep::PublicParams{ graph: stacked_graph::StackedGraph{expansion_degree: 8 base_graph: "
+      "drgraph::BucketGraph{size: 64; degree: 6; hasher: poseidon_hasher} }, challenges: LayerChallenges { "
+      "layers: 2, max_count: 2 }, tree: merkletree-poseidon_hasher-8-0-0 }");
+}
+
+TEST(ParamNames, ShapesFollowSpecSection2) {
+  EXPECT_EQ(porep_shape(SectorSize::k2KiB).nodes, 64u);
+  EXPECT_EQ(porep_shape(SectorSize::k8MiB).nodes, std::uint64_t{1} << 18);
+  EXPECT_EQ(porep_shape(SectorSize::k512MiB).nodes, std::uint64_t{1} << 24);
+  EXPECT_EQ(porep_shape(SectorSize::k32GiB).nodes, std::uint64_t{1} << 30);
+  EXPECT_EQ(porep_shape(SectorSize::k64GiB).nodes, std::uint64_t{1} << 31);
+  EXPECT_EQ(porep_shape(SectorSize::k32GiB).layers, 11u);
+  EXPECT_EQ(porep_shape(SectorSize::k32GiB).partitions, 10u);
+  EXPECT_EQ(porep_shape(SectorSize::k32GiB).challenges_per_partition, 18u);
+  EXPECT_EQ(porep_shape(SectorSize::k2KiB).partitions, 1u);
+}
+
+TEST(ParamNames, ManifestHasOneParamsAndOneVkPerSizeAndNamesMatchComputed) {
+  ASSERT_EQ(porep_manifest().size(), 10u);
+  std::set<std::string> names;
+  for (const ManifestEntry& e : porep_manifest()) {
+    names.insert(std::string(e.file_name));
+    EXPECT_EQ(e.digest.size(), 32u) << e.file_name;
+    EXPECT_EQ(e.cid.substr(0, 2), "Qm") << e.file_name;
+  }
+  for (SectorSize s : kAllSectorSizes) {
+    for (ParamFileKind kind : {ParamFileKind::kParams, ParamFileKind::kVerifyingKey}) {
+      const std::string name = porep_param_file_name(s, kind);
+      EXPECT_EQ(names.count(name), 1u) << name;
+      auto entry = find_manifest_entry(name);
+      ASSERT_TRUE(entry.has_value()) << name;
+      EXPECT_EQ(entry->sector_size, sector_bytes(s));
+    }
+  }
+  // Spec 5.2 table, 2KiB row.
+  auto vk = find_manifest_entry(porep_param_file_name(SectorSize::k2KiB, ParamFileKind::kVerifyingKey));
+  ASSERT_TRUE(vk.has_value());
+  EXPECT_EQ(vk->digest, "dc1ade9929ade1708238f155343044ac");
+  EXPECT_EQ(vk->cid, "QmamahpFCstMUqHi2qGtVoDnRrsXhid86qsfvoyCTKJqHr");
+  EXPECT_FALSE(find_manifest_entry("v28-unknown.params").has_value());
+}
+
+TEST(ParamNames, SectorSizeParseAndFormat) {
+  for (SectorSize s : kAllSectorSizes) {
+    EXPECT_EQ(parse_sector_size(format_sector_size(s)), s);
+    EXPECT_EQ(parse_sector_size(std::to_string(sector_bytes(s))), s);
+  }
+  EXPECT_EQ(parse_sector_size("2KiB"), SectorSize::k2KiB);
+  EXPECT_EQ(parse_sector_size("2kib"), SectorSize::k2KiB);
+  EXPECT_EQ(parse_sector_size("2048"), SectorSize::k2KiB);
+  EXPECT_EQ(parse_sector_size("34359738368"), SectorSize::k32GiB);
+  EXPECT_EQ(format_sector_size(SectorSize::k512MiB), "512MiB");
+  EXPECT_FALSE(parse_sector_size("4KiB").has_value());  // a test-only shape, no production parameters
+  EXPECT_FALSE(parse_sector_size("4096").has_value());
+  EXPECT_FALSE(parse_sector_size("").has_value());
+  EXPECT_FALSE(parse_sector_size("2048x").has_value());
+  EXPECT_FALSE(parse_sector_size("-2048").has_value());
+}
+
+TEST(ParamNames, CacheDirFollowsEnvironment) {
+  const char* saved = std::getenv("FIL_PROOFS_PARAMETER_CACHE");
+  std::string saved_value = saved ? saved : "";
+  ::unsetenv("FIL_PROOFS_PARAMETER_CACHE");
+  EXPECT_EQ(parameter_cache_dir(), std::filesystem::path("/var/tmp/filecoin-proof-parameters"));
+  ::setenv("FIL_PROOFS_PARAMETER_CACHE", "/tmp/some-params", 1);
+  EXPECT_EQ(parameter_cache_dir(), std::filesystem::path("/tmp/some-params"));
+  if (saved) {
+    ::setenv("FIL_PROOFS_PARAMETER_CACHE", saved_value.c_str(), 1);
+  } else {
+    ::unsetenv("FIL_PROOFS_PARAMETER_CACHE");
+  }
+}
+
+class Blake2bFile : public ::testing::Test {
+ protected:
+  std::filesystem::path write(const std::vector<unsigned char>& bytes) {
+    path_ = std::filesystem::temp_directory_path() / ("cuzk_test_blake2b_" + std::to_string(::getpid()));
+    std::ofstream out(path_, std::ios::binary);
+    out.write(reinterpret_cast<const char*>(bytes.data()), static_cast<std::streamsize>(bytes.size()));
+    return path_;
+  }
+  void TearDown() override {
+    if (!path_.empty()) std::filesystem::remove(path_);
+  }
+  std::filesystem::path path_;
+};
+
+TEST_F(Blake2bFile, RfcVectors) {
+  // RFC 7693 Appendix A: BLAKE2b-512("abc").
+  auto abc = write({'a', 'b', 'c'});
+  EXPECT_EQ(blake2b512_file_hex(abc),
+            "ba80a53f981c4d0d6a2797b69f12f6e94c212f14685ac4b74b12bb6fdbffa2d17d87c5392aab792dc252d5de4533cc95"
+            "18d38aa8dbf1925ab92386edd4009923");
+  EXPECT_EQ(filecoin_param_digest(abc), "ba80a53f981c4d0d6a2797b69f12f6e9");
+  // BLAKE2b-512 of the empty string (Python hashlib.blake2b(b'').hexdigest()).
+  auto empty = write({});
+  EXPECT_EQ(blake2b512_file_hex(empty),
+            "786a02f742015903c6c6fd852552d272912f4740e15847618a86e217f71f5419d25e1031afee585313896444934eb04b"
+            "903a685b1448b755d56f701afe9be2ce");
+}
+
+TEST_F(Blake2bFile, LargerThanOneReadChunk) {
+  // 9 MiB + 123 bytes, byte i = (31 i + 7) mod 256; digest from Python's hashlib (independent of OpenSSL):
+  // hashlib.blake2b(bytes((i*31+7)&0xff for i in range(9*(1<<20)+123))).hexdigest()
+  std::vector<unsigned char> data((std::size_t{9} << 20) + 123);
+  for (std::size_t i = 0; i < data.size(); ++i) data[i] = static_cast<unsigned char>((i * 31 + 7) & 0xff);
+  auto path = write(data);
+  EXPECT_EQ(blake2b512_file_hex(path),
+            "3f173086362e93dac1f3a9d41e35b676ddda283b869eb71e30b4adf20075e767eeca3c28ae3bce784ed41121492930"
+            "376ec1972262d7b477393ef307dac9a16f");
+}
+
+TEST(Blake2bFileErrors, MissingFileThrowsIoErrorNamingIt) {
+  try {
+    blake2b512_file_hex("/nonexistent/cuzk/file.params");
+    FAIL() << "no exception";
+  } catch (const IoError& e) {
+    EXPECT_NE(std::string(e.what()).find("/nonexistent/cuzk/file.params"), std::string::npos);
+  }
+}
+
+}  // namespace
+}  // namespace cuzk::io
