@@ -13,8 +13,16 @@ void register_selftest_command(CLI::App& app);
 // cli/proof.cpp: `cuzk proof inspect`.
 void register_proof_commands(CLI::App& app);
 
+// cli/prove.cpp: `cuzk prove`, `cuzk verify`.
+void register_prove_commands(CLI::App& app);
 // cli/gen_c1.cpp: `cuzk gen-c1`.
 void register_gen_c1_command(CLI::App& app);
+
+// cli/circuit.cpp: `cuzk circuit info`.
+void register_circuit_commands(CLI::App& app);
+
+// cli/pce.cpp: `cuzk pce build|info` (pre-compiled constraint caches).
+void register_pce_commands(CLI::App& app);
 
 // cli/info.cpp: `cuzk info` (build and visible GPUs).
 void register_info_command(CLI::App& app);

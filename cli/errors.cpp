@@ -7,8 +7,10 @@
 
 #include "cli/exit_codes.hpp"
 #include "io/io_error.hpp"
+#include "pce/errors.hpp"
 #include "prover/algebra/encoding.hpp"
 #include "prover/groth16/errors.hpp"
+#include "prover/pipeline/prove.hpp"
 #include "prover/porep/errors.hpp"
 #ifdef CUZK_HAVE_CUDA
 #include "gpu/cuda_check.hpp"
@@ -25,6 +27,18 @@ int report_exception() {
   } catch (const algebra::EncodingError& e) {
     spdlog::error("invalid encoding: {}", e.what());
     return kEncodingError;
+  } catch (const pipeline::PipelineError& e) {
+    spdlog::error("{}", e.what());
+    switch (e.kind()) {
+      case pipeline::PipelineError::Kind::kSelfVerificationFailed: return kVerificationFailed;
+      case pipeline::PipelineError::Kind::kUnsatisfiedCircuit: return kCircuitError;
+      case pipeline::PipelineError::Kind::kMissingParameters: return kParameterError;
+      case pipeline::PipelineError::Kind::kOutputExists: return kUsageError;
+    }
+    return kInternalError;
+  } catch (const pce::PceError& e) {
+    spdlog::error("PCE cache: {}", e.what());
+    return kCacheError;
   } catch (const porep::PorepError& e) {
     spdlog::error("invalid C1 data: {}", e.what());
     return kInputError;

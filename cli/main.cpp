@@ -36,6 +36,9 @@ int main(int argc, char** argv) {
   register_proof_commands(app);
   register_info_command(app);
   register_gen_c1_command(app);
+  register_pce_commands(app);
+  register_circuit_commands(app);
+  register_prove_commands(app);
 
   try {
     app.parse(argc, argv);

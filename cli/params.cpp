@@ -15,7 +15,11 @@
 #include "cli/commands.hpp"
 #include "cli/demo_params.hpp"
 #include "cli/exit_codes.hpp"
+#include "io/atomic_file.hpp"
 #include "io/param_names.hpp"
+#include "prover/groth16/setup.hpp"
+#include "prover/porep/registered_proof.hpp"
+#include "prover/porep/synthesis.hpp"
 #include "prover/groth16/demo_circuit.hpp"
 #include "prover/groth16/parameters.hpp"
 
@@ -156,6 +160,37 @@ void run_info(const std::string& file, bool check_points, bool compute_digest) {
   print_manifest_match(path, compute_digest);
 }
 
+// Test parameters for one PoRep sector size, written under Filecoin's names so that `cuzk prove`
+// finds them: record the partition circuit, run the generator, write .params, .vk and .meta.
+void run_porep_setup(const std::string& size_text, const std::string& dir_flag, bool force) {
+  const porep::SectorShape* shape = porep::parse_sector_size(size_text);
+  const io::SectorSize size = *io::parse_sector_size(size_text);
+  const fs::path dir = dir_flag.empty() ? io::parameter_cache_dir() : fs::path(dir_flag);
+  const fs::path params_path = dir / io::porep_param_file_name(size, io::ParamFileKind::kParams);
+  const fs::path vk_path = dir / io::porep_param_file_name(size, io::ParamFileKind::kVerifyingKey);
+  const fs::path meta_path = dir / io::porep_param_file_name(size, io::ParamFileKind::kMeta);
+  if (!force && (fs::exists(params_path) || fs::exists(vk_path))) {
+    spdlog::error("{} already exists; pass --force to replace it", fs::exists(params_path) ? params_path.string()
+                                                                                               : vk_path.string());
+    throw CLI::RuntimeError(kParameterError);
+  }
+  fs::create_directories(dir);
+  const auto start = std::chrono::steady_clock::now();
+  auto seconds = [&] { return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count(); };
+  spdlog::info("params setup {}: recording the partition circuit", shape->label);
+  const r1cs::R1cs cs = porep::record_partition_circuit(*shape);
+  spdlog::info("params setup {}: {} constraints, {} inputs, {} aux recorded in {:.1f} s; generating parameters",
+               shape->label, cs.num_constraints(), cs.num_inputs, cs.num_aux, seconds());
+  const groth16::Parameters params = groth16::generate_parameters(cs, groth16::ToxicWaste::random());
+  spdlog::info("params setup {}: generated in {:.1f} s; writing", shape->label, seconds());
+  params.write_file(params_path.string());
+  params.vk.write_file(vk_path.string());
+  const std::string meta = fmt::format("{{\"sector_size\":{}}}", shape->sector_size);  // rfp CacheEntryMetadata
+  io::write_file_atomic(meta_path, {reinterpret_cast<const std::uint8_t*>(meta.data()), meta.size()});
+  fmt::print("wrote {} ({} bytes)\nwrote {} ({} bytes)\nwrote {}\nsetup took {:.1f} s\n", params_path.string(),
+             fs::file_size(params_path), vk_path.string(), fs::file_size(vk_path), meta_path.string(), seconds());
+}
+
 }  // namespace
 
 CLI::Validator sector_size_validator() {
@@ -203,20 +238,40 @@ void register_params_commands(CLI::App& app) {
   info->add_flag("--digest", *digest, "Also compute the BLAKE2b digest and compare it with parameters.json");
   info->callback([info_file, check_points, digest] { run_info(*info_file, *check_points, *digest); });
 
-  auto setup_circuit = std::make_shared<std::string>("demo");
+  auto setup_circuit = std::make_shared<std::string>();
   auto setup_out = std::make_shared<std::string>();
+  auto setup_size = std::make_shared<std::string>();
+  auto setup_dir = std::make_shared<std::string>();
+  auto setup_force = std::make_shared<bool>(false);
   CLI::App* setup = params->add_subcommand(
-      "setup", "Generate TEST parameters (random toxic waste, NOT FOR PRODUCTION) for a built-in circuit");
-  setup->add_option("--circuit", *setup_circuit, "Circuit: demo (the built-in example)")
-      ->check(CLI::IsMember({"demo"}));
-  setup->add_option("-o,--output", *setup_out, "Output directory (writes demo.params and demo.vk)")
-      ->required();
-  setup->callback([setup_out] {
+      "setup",
+      "Generate TEST parameters (random toxic waste, NOT FOR PRODUCTION): for the PoRep circuit of a sector "
+      "size under Filecoin's file names, or for the built-in demo circuit");
+  auto* circuit_opt = setup->add_option("--circuit", *setup_circuit, "Circuit: demo (the built-in example)")
+                          ->check(CLI::IsMember({"demo"}));
+  auto* out_opt = setup->add_option("-o,--output", *setup_out, "Output directory for --circuit demo")
+                      ->needs(circuit_opt);
+  circuit_opt->needs(out_opt);
+  auto* size_opt = setup->add_option("--sector-size", *setup_size, "PoRep circuit of this sector size")
+                       ->check(sector_size_validator())
+                       ->excludes(circuit_opt);
+  setup->add_option("--params-dir", *setup_dir,
+                    "Where the v28-... .params/.vk/.meta files go (default: $FIL_PROOFS_PARAMETER_CACHE or "
+                    "/var/tmp/filecoin-proof-parameters)")
+      ->needs(size_opt);
+  setup->add_flag("--force", *setup_force, "Overwrite existing parameter files")->needs(size_opt);
+  setup->callback([setup_circuit, setup_out, setup_size, setup_dir, setup_force] {
+    if (setup_size->empty() && setup_circuit->empty())
+      throw CLI::ValidationError("params setup", "give --sector-size SIZE or --circuit demo -o DIR");
     print_not_for_production_banner();
-    const DemoParams result = generate_demo_params(*setup_out, groth16::make_demo_circuit());
-    fmt::print("wrote {} ({} bytes)\nwrote {} ({} bytes)\nsetup took {:.3f} s\n", result.params_path.string(),
-               fs::file_size(result.params_path), result.vk_path.string(), fs::file_size(result.vk_path),
-               result.seconds);
+    if (!setup_circuit->empty()) {
+      const DemoParams result = generate_demo_params(*setup_out, groth16::make_demo_circuit());
+      fmt::print("wrote {} ({} bytes)\nwrote {} ({} bytes)\nsetup took {:.3f} s\n", result.params_path.string(),
+                 fs::file_size(result.params_path), result.vk_path.string(), fs::file_size(result.vk_path),
+                 result.seconds);
+      return;
+    }
+    run_porep_setup(*setup_size, *setup_dir, *setup_force);
   });
 }
 

@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "io/io_error.hpp"
+#include "prover/porep/registered_proof.hpp"
 
 namespace cuzk::io {
 namespace {
@@ -25,9 +26,6 @@ constexpr int kParameterVersion = 28;
 // rfp storage-proofs-core/src/drgraph.rs BASE_DEGREE and storage-proofs-porep/.../graph.rs EXP_DEGREE.
 constexpr int kDrgDegree = 6;
 constexpr int kExpansionDegree = 8;
-// rfp NODE_SIZE: one 32-byte Fr per node.
-constexpr std::uint64_t kNodeSize = 32;
-
 std::string to_hex(const unsigned char* bytes, std::size_t n) {
   static constexpr char kDigits[] = "0123456789abcdef";
   std::string out(2 * n, '0');
@@ -36,12 +34,6 @@ std::string to_hex(const unsigned char* bytes, std::size_t n) {
     out[2 * i + 1] = kDigits[bytes[i] & 0xf];
   }
   return out;
-}
-
-bool iequals(std::string_view a, std::string_view b) {
-  return a.size() == b.size() && std::equal(a.begin(), a.end(), b.begin(), [](char x, char y) {
-           return std::tolower(static_cast<unsigned char>(x)) == std::tolower(static_cast<unsigned char>(y));
-         });
 }
 
 // parameters.json entries for the PoRep circuits, copied from the table in
@@ -94,50 +86,24 @@ struct MdCtxDeleter {
 
 }  // namespace
 
+// The sector shapes live in prover/porep/registered_proof.hpp (spec 2); these wrap them.
 std::string_view format_sector_size(SectorSize s) {
-  switch (s) {
-    case SectorSize::k2KiB:
-      return "2KiB";
-    case SectorSize::k8MiB:
-      return "8MiB";
-    case SectorSize::k512MiB:
-      return "512MiB";
-    case SectorSize::k32GiB:
-      return "32GiB";
-    case SectorSize::k64GiB:
-      return "64GiB";
-  }
-  return "?";
+  const porep::SectorShape* shape = porep::find_sector_shape(sector_bytes(s));
+  return shape ? shape->label : "?";
 }
 
 std::optional<SectorSize> parse_sector_size(std::string_view text) {
-  for (SectorSize s : kAllSectorSizes) {
-    if (iequals(text, format_sector_size(s))) return s;
-  }
-  std::uint64_t bytes = 0;
-  auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), bytes);
-  if (ec != std::errc() || end != text.data() + text.size() || text.empty()) return std::nullopt;
-  for (SectorSize s : kAllSectorSizes) {
-    if (sector_bytes(s) == bytes) return s;
-  }
-  return std::nullopt;
+  if (text.empty()) return std::nullopt;
+  const porep::SectorShape* shape = porep::parse_sector_size(text);
+  if (!shape) return std::nullopt;
+  return static_cast<SectorSize>(shape->sector_size);
 }
 
 PorepShape porep_shape(SectorSize s) {
-  // reference/porep-c2-spec.md section 2 (rfp filecoin-proofs/src/constants.rs, parameters.rs):
-  // layers, partitions, challenges per partition = ceil(min_challenges / partitions), tree shape.
-  const std::uint64_t nodes = sector_bytes(s) / kNodeSize;
-  switch (s) {
-    case SectorSize::k2KiB:
-    case SectorSize::k8MiB:
-    case SectorSize::k512MiB:
-      return {nodes, 2, 1, 2, 8, 0, 0};
-    case SectorSize::k32GiB:
-      return {nodes, 11, 10, 18, 8, 8, 0};
-    case SectorSize::k64GiB:
-      return {nodes, 11, 10, 18, 8, 8, 2};
-  }
-  return {};
+  const porep::SectorShape* shape = porep::find_sector_shape(sector_bytes(s));
+  if (!shape) return {};
+  return {shape->nodes, shape->layers, shape->partitions, shape->challenges_per_partition,
+          shape->base_arity, shape->sub_arity, shape->top_arity};
 }
 
 std::string porep_public_params_identifier(SectorSize s) {

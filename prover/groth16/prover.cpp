@@ -68,7 +68,10 @@ void append_dense(const std::vector<Fr>& values, const r1cs::DensityBits& densit
 }
 
 Proof prove_impl(const Parameters& p, const ProverInput& in, std::vector<Fr> a, std::vector<Fr> b,
-                 std::vector<Fr> c, const Fr& r, const Fr& s, unsigned threads) {
+                 std::vector<Fr> c, const Fr& r, const Fr& s, unsigned threads, ProveTimings* timings) {
+  ProveTimings local;
+  ProveTimings& t = timings ? *timings : local;
+  PhaseTimer h_timer;
   // The input constraints input_i * 0 = 0 (bellperson synthesize_circuits_batch).
   a.insert(a.end(), in.inputs.begin(), in.inputs.end());
   b.resize(a.size(), Fr::zero());
@@ -76,6 +79,7 @@ Proof prove_impl(const Parameters& p, const ProverInput& in, std::vector<Fr> a, 
   const std::vector<Fr> h = compute_h(std::move(a), std::move(b), std::move(c));
   if (h.size() != p.h.size())
     mismatch("compute_h gave " + count_text(h.size(), p.h.size()) + " coefficients");
+  t.h = h_timer.elapsed();
 
   std::vector<Fr> a_scalars(in.inputs);  // every input has A density
   append_dense(in.aux, in.densities.a_aux, a_scalars);
@@ -83,11 +87,15 @@ Proof prove_impl(const Parameters& p, const ProverInput& in, std::vector<Fr> a, 
   append_dense(in.inputs, in.densities.b_input, b_scalars);
   append_dense(in.aux, in.densities.b_aux, b_scalars);
 
+  PhaseTimer g1_timer;
   const G1 h_acc = msm_g1(p.h, h, threads);
   const G1 l_acc = msm_g1(p.l, in.aux, threads);
   const G1 a_acc = msm_g1(p.a, a_scalars, threads);
   const G1 b1_acc = msm_g1(p.b_g1, b_scalars, threads);
+  t.msm_g1 = g1_timer.elapsed();
+  PhaseTimer g2_timer;
   const G2 b2_acc = msm_g2(p.b_g2, b_scalars, threads);
+  t.msm_g2 = g2_timer.elapsed();
 
   // The blinding terms also go through the MSM (not the double-and-add scalar multiplication):
   // r and s are secret.
@@ -107,18 +115,21 @@ Proof prove_impl(const Parameters& p, const ProverInput& in, std::vector<Fr> a, 
 
 }  // namespace
 
-Proof prove(const Parameters& params, const ProverInput& input, const Fr& r, const Fr& s, unsigned threads) {
+Proof prove(const Parameters& params, const ProverInput& input, const Fr& r, const Fr& s, unsigned threads,
+            ProveTimings* timings) {
   check_input(input);
   check_fit(params, input, input.densities.a_aux.popcount(),
             input.densities.b_input.popcount() + input.densities.b_aux.popcount());
-  return prove_impl(params, input, input.a, input.b, input.c, r, s, threads);
+  return prove_impl(params, input, input.a, input.b, input.c, r, s, threads, timings);
 }
 
-Proof prove(const Parameters& params, ProverInput&& input, const Fr& r, const Fr& s, unsigned threads) {
+Proof prove(const Parameters& params, ProverInput&& input, const Fr& r, const Fr& s, unsigned threads,
+            ProveTimings* timings) {
   check_input(input);
   check_fit(params, input, input.densities.a_aux.popcount(),
             input.densities.b_input.popcount() + input.densities.b_aux.popcount());
-  return prove_impl(params, input, std::move(input.a), std::move(input.b), std::move(input.c), r, s, threads);
+  return prove_impl(params, input, std::move(input.a), std::move(input.b), std::move(input.c), r, s, threads,
+                    timings);
 }
 
 ProverInput witness_from_r1cs(const r1cs::R1cs& cs, std::vector<Fr> inputs, std::vector<Fr> aux) {

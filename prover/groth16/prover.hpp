@@ -19,6 +19,7 @@
 #include "prover/groth16/proof.hpp"
 #include "prover/groth16/randomness.hpp"
 #include "prover/r1cs/r1cs.hpp"
+#include "prover/timing.hpp"
 
 namespace cuzk::groth16 {
 
@@ -33,13 +34,21 @@ struct ProverInput {
   Densities densities;
 };
 
+// Where the prover's time goes (filled when a pointer is passed to prove).
+struct ProveTimings {
+  PhaseTime h;       // the H polynomial: 7 NTTs and the pointwise work
+  PhaseTime msm_g1;  // h, l, a, b_g1 multi-scalar multiplications
+  PhaseTime msm_g2;  // b_g2
+};
+
 // Throws Groth16Error: kMalformedInput when `input` is inconsistent in itself (a/b/c lengths,
 // density lengths, inputs[0] != ONE), kParameters when `params` does not fit it (vector lengths,
 // domain size) or delta is the point at infinity. `threads` = 0 uses every hardware thread.
 Proof prove(const Parameters& params, const ProverInput& input, const Fr& r, const Fr& s,
-            unsigned threads = 0);
+            unsigned threads = 0, ProveTimings* timings = nullptr);
 // The same, consuming the a/b/c vectors of `input` (no copy of the largest buffers).
-Proof prove(const Parameters& params, ProverInput&& input, const Fr& r, const Fr& s, unsigned threads = 0);
+Proof prove(const Parameters& params, ProverInput&& input, const Fr& r, const Fr& s, unsigned threads = 0,
+            ProveTimings* timings = nullptr);
 
 // a, b, c by sparse matrix-vector products, and the densities of `cs`. Throws Groth16Error
 // (kMalformedInput) when the assignment lengths do not match the R1CS.

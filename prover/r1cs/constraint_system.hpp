@@ -511,7 +511,16 @@ class Checker : public Assignment {
 
   Fr eval(const LC& lc) const {
     Fr acc = Fr::zero();
-    for (const Term& t : lc.terms()) acc += t.coeff * value(t.var);
+    for (const Term& t : lc.terms()) {
+      // Most values are bits: skip the multiplication for 0 and 1.
+      const Fr& v = value(t.var);
+      if (v.is_zero()) continue;
+      if (v.is_one()) {
+        acc += t.coeff;
+      } else {
+        acc += t.coeff * v;
+      }
+    }
     return acc;
   }
   bool is_satisfied() const { return !failure_.has_value(); }

@@ -1,0 +1,172 @@
+// `cuzk pce build|info`: pre-compiled constraint caches (pce/).
+//   build (--circuit demo | --sector-size X) [--cache-dir DIR] [--force]: load-or-build the cache file of
+//         a circuit (with --force: rebuild and rewrite it even when a valid one exists);
+//   info FILE: header, counts, sizes on disk and in memory, and a full checksum verification.
+#include <fmt/format.h>
+#include <omp.h>
+
+#include <CLI/CLI.hpp>
+#include <chrono>
+#include <cstdint>
+#include <filesystem>
+#include <memory>
+#include <string>
+
+#include "cli/commands.hpp"
+#include "pce/cache.hpp"
+#include "pce/cache_file.hpp"
+#include "pce/compact_r1cs.hpp"
+#include "pce/porep_pce.hpp"
+#include "prover/groth16/demo_circuit.hpp"
+#include "prover/porep/circuit.hpp"
+#include "prover/porep/registered_proof.hpp"
+
+namespace cuzk::cli {
+
+namespace {
+
+namespace fs = std::filesystem;
+
+std::string human_bytes(std::uint64_t n) {
+  static constexpr const char* kUnits[] = {"B", "KiB", "MiB", "GiB", "TiB"};
+  double v = static_cast<double>(n);
+  int unit = 0;
+  while (v >= 1024 && unit < 4) {
+    v /= 1024;
+    ++unit;
+  }
+  return unit == 0 ? fmt::format("{} B", n) : fmt::format("{:.2f} {}", v, kUnits[unit]);
+}
+
+double per(std::uint64_t bytes, std::uint64_t constraints) {
+  return constraints == 0 ? 0.0 : static_cast<double>(bytes) / static_cast<double>(constraints);
+}
+
+struct BuildOptions {
+  std::string circuit;
+  std::string sector_size;
+  std::string cache_dir;
+  bool force = false;
+  unsigned threads = 0;
+  int level = pce::WriteOptions{}.compression_level;
+};
+
+// The demo circuit of `cuzk selftest` (groth16::make_demo_circuit()).
+const pce::CacheKey kDemoKey{"demo", "groth16 demo circuit v1 secrets=3,5,7 rounds=50"};
+
+void run_build(const BuildOptions& o) {
+  const fs::path dir = o.cache_dir.empty() ? pce::default_cache_dir() : fs::path(o.cache_dir);
+  pce::CacheKey key;
+  pce::BuildFn build;
+  if (!o.sector_size.empty()) {
+    const porep::StackedCircuitShape shape =
+        porep::StackedCircuitShape::from_sector(*porep::parse_sector_size(o.sector_size));
+    key = pce::porep_cache_key(shape);
+    build = [shape] { return pce::build_porep_pce(shape); };
+  } else {
+    key = kDemoKey;
+    build = [] { return pce::compact(groth16::make_demo_circuit().cs); };
+  }
+  pce::WriteOptions write;
+  write.threads = o.threads;
+  write.compression_level = o.level;
+  const auto start = std::chrono::steady_clock::now();
+  pce::LoadResult r;
+  if (o.force) {
+    fs::create_directories(dir);
+    r.path = pce::cache_path(dir, key);
+    r.pce = build();
+    r.built = true;
+    pce::write_cache_file(r.path, r.pce, key.description, write);
+  } else {
+    r = pce::load_or_build(dir, key, build, /*readonly=*/false, write);
+  }
+  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  fmt::print("{}: {} in {:.2f} s\n", r.path.string(), r.built ? "built and written" : "valid, loaded",
+             seconds);
+  fmt::print("circuit:     {}\n", key.description);
+  fmt::print("constraints: {}  inputs: {}  aux: {}  entries: {}\n", r.pce.num_constraints(), r.pce.num_inputs,
+             r.pce.num_aux, r.pce.nnz());
+  fmt::print("on disk:     {}\n", human_bytes(fs::file_size(r.path)));
+  fmt::print("in memory:   {} ({:.1f} bytes per constraint)\n", human_bytes(r.pce.memory_bytes()),
+             per(r.pce.memory_bytes(), r.pce.num_constraints()));
+}
+
+void run_info(const std::string& file, unsigned threads) {
+  const pce::CacheHeader h = pce::read_cache_header(file);
+  const std::uint64_t n = h.num_constraints;
+  fmt::print("file:          {}\n", file);
+  fmt::print("format:        CUZKPCE version {}\n", h.format_version);
+  fmt::print("circuit:       {}\n", h.description);
+  fmt::print("circuit id:    {}\n", pce::to_hex(h.circuit_id));
+  fmt::print("constraints:   {}\n", n);
+  fmt::print("inputs:        {} (including ONE)\n", h.num_inputs);
+  fmt::print("aux:           {}\n", h.num_aux);
+  fmt::print("entries:       A {}  B {}  C {}  ({:.2f} per constraint)\n", h.nnz_a, h.nnz_b, h.nnz_c,
+             per(h.nnz_a + h.nnz_b + h.nnz_c, n));
+  fmt::print("full coeffs:   {} table values\n", h.table_size);
+  fmt::print("densities:     A aux {}/{}  B inputs {}/{}  B aux {}/{}\n", h.density_a_aux, h.num_aux,
+             h.density_b_input, h.num_inputs, h.density_b_aux, h.num_aux);
+  fmt::print("content:       {} uncompressed in {} zstd frames of {} (level {})\n",
+             human_bytes(h.content_bytes), h.num_chunks, human_bytes(h.chunk_bytes), h.compression_level);
+  fmt::print("on disk:       {} ({:.1f} bytes per constraint; compressed body {}, ratio {:.2f})\n",
+             human_bytes(h.file_size), per(h.file_size, n), human_bytes(h.compressed_bytes()),
+             h.compressed_bytes()
+                 ? static_cast<double>(h.content_bytes) / static_cast<double>(h.compressed_bytes())
+                 : 0.0);
+  fmt::print("content digest: {} (SHA-256 of the chunks' XXH64s)\n", pce::to_hex(h.content_digest));
+
+  const auto start = std::chrono::steady_clock::now();
+  const pce::CompactR1cs pce = pce::read_cache_file(file, std::nullopt, threads);
+  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  fmt::print("checksums:     OK (header, index, {} frames, content; structure valid) in {:.2f} s\n",
+             h.num_chunks, seconds);
+  const pce::CoefficientStats stats = pce::coefficient_stats(pce);
+  const double total = static_cast<double>(std::max<std::uint64_t>(1, pce.nnz()));
+  fmt::print("coefficients:  +-1 {:.1f}%  +-2^k {:.1f}%  table {:.1f}%\n",
+             100.0 * stats.plus_minus_one / total, 100.0 * stats.power_of_two / total,
+             100.0 * stats.table / total);
+  fmt::print("in memory:     {} ({:.1f} bytes per constraint)\n", human_bytes(pce.memory_bytes()),
+             per(pce.memory_bytes(), n));
+  for (const auto& [name, m] : {std::pair{"A", &pce.a}, std::pair{"B", &pce.b}, std::pair{"C", &pce.c}}) {
+    fmt::print("  matrix {}:    {} ({:.1f} bytes per constraint: row offsets 4, entries {} x 6)\n", name,
+               human_bytes(m->memory_bytes()), per(m->memory_bytes(), n), m->nnz());
+  }
+}
+
+}  // namespace
+
+void register_pce_commands(CLI::App& app) {
+  CLI::App* pce_cmd = app.add_subcommand("pce", "Pre-compiled constraint caches (PCE)");
+  pce_cmd->require_subcommand(1);
+
+  auto build_opts = std::make_shared<BuildOptions>();
+  CLI::App* build = pce_cmd->add_subcommand("build", "Build (or check) the PCE cache file of a circuit");
+  auto* circuit = build->add_option("--circuit", build_opts->circuit, "The built-in demo circuit")
+                      ->check(CLI::IsMember({"demo"}));
+  auto* sector = build
+                     ->add_option("--sector-size", build_opts->sector_size,
+                                  "The PoRep partition circuit of this sector size (2KiB ... 64GiB)")
+                     ->check(sector_size_validator());
+  circuit->excludes(sector);
+  sector->excludes(circuit);
+  build->add_option("--cache-dir", build_opts->cache_dir,
+                    "Cache directory (default: env CUZK_PCE_CACHE, else $FIL_PROOFS_PARAMETER_CACHE/pce)");
+  build->add_flag("--force", build_opts->force, "Rebuild and rewrite even when a valid cache exists");
+  build->add_option("--threads", build_opts->threads, "Compression threads (0: all)");
+  build->add_option("--level", build_opts->level, "zstd compression level")->check(CLI::Range(1, 19));
+  build->callback([build_opts, circuit, sector] {
+    if (circuit->count() == 0 && sector->count() == 0) throw CLI::RequiredError("--circuit or --sector-size");
+    run_build(*build_opts);
+  });
+
+  auto file = std::make_shared<std::string>();
+  auto info_threads = std::make_shared<unsigned>(0);
+  CLI::App* info =
+      pce_cmd->add_subcommand("info", "Header, counts, sizes and a full checksum check of a PCE file");
+  info->add_option("FILE", *file, "A .pce cache file")->required();
+  info->add_option("--threads", *info_threads, "Decompression threads (0: all)");
+  info->callback([file, info_threads] { run_info(*file, *info_threads); });
+}
+
+}  // namespace cuzk::cli

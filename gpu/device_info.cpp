@@ -1,0 +1,54 @@
+#include "gpu/device_info.hpp"
+
+#include <cuda_runtime_api.h>
+
+#include "gpu/cuda_check.hpp"
+
+namespace cuzk::gpu {
+
+int visible_device_count() {
+  int count = 0;
+  if (cudaGetDeviceCount(&count) != cudaSuccess) {
+    cudaGetLastError();  // clear the sticky-free error so later calls are not confused
+    return 0;
+  }
+  return count;
+}
+
+std::vector<DeviceInfo> list_devices(std::string* why_none) {
+  int count = 0;
+  cudaError_t status = cudaGetDeviceCount(&count);
+  if (status == cudaErrorNoDevice || status == cudaErrorInsufficientDriver || status == cudaErrorNotPermitted) {
+    if (why_none) *why_none = cudaGetErrorString(status);
+    cudaGetLastError();
+    return {};
+  }
+  CUDA_OK(status);
+  if (count == 0 && why_none) *why_none = "no CUDA device is visible";
+  std::vector<DeviceInfo> out;
+  for (int i = 0; i < count; ++i) {
+    cudaDeviceProp prop{};
+    CUDA_OK(cudaGetDeviceProperties(&prop, i));
+    DeviceInfo info;
+    info.index = i;
+    info.name = prop.name;
+    info.total_memory = prop.totalGlobalMem;
+    info.multiprocessors = prop.multiProcessorCount;
+    info.major = prop.major;
+    info.minor = prop.minor;
+    info.l2_bytes = static_cast<std::size_t>(prop.l2CacheSize);
+    char bus[32] = {};
+    if (cudaDeviceGetPCIBusId(bus, sizeof bus, i) == cudaSuccess) info.pci_bus_id = bus;
+    int previous = 0;
+    CUDA_OK(cudaGetDevice(&previous));
+    CUDA_OK(cudaSetDevice(i));
+    std::size_t free_bytes = 0, total_bytes = 0;
+    CUDA_OK(cudaMemGetInfo(&free_bytes, &total_bytes));
+    info.free_memory = free_bytes;
+    CUDA_OK(cudaSetDevice(previous));
+    out.push_back(info);
+  }
+  return out;
+}
+
+}  // namespace cuzk::gpu

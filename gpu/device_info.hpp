@@ -1,0 +1,28 @@
+// The GPUs this process can see (CUDA_VISIBLE_DEVICES applies, as the CUDA runtime enumerates).
+#pragma once
+
+#include <cstddef>
+#include <string>
+#include <vector>
+
+namespace cuzk::gpu {
+
+struct DeviceInfo {
+  int index = 0;  // CUDA runtime ordinal, after CUDA_VISIBLE_DEVICES
+  std::string name;
+  std::size_t total_memory = 0;  // bytes
+  std::size_t free_memory = 0;   // bytes, at the time of the query
+  int multiprocessors = 0;
+  int major = 0, minor = 0;  // compute capability
+  std::size_t l2_bytes = 0;
+  std::string pci_bus_id;
+};
+
+// Every visible GPU. Returns an empty list when there is no driver or no device (the reason is put in
+// `why_none` when given); throws GpuError on any other CUDA failure.
+std::vector<DeviceInfo> list_devices(std::string* why_none = nullptr);
+
+// Number of visible GPUs, 0 (never throws) when CUDA cannot be used.
+int visible_device_count();
+
+}  // namespace cuzk::gpu

@@ -1,0 +1,299 @@
+// Device arithmetic for the BLS12-381 fields: Fp (12 x 32-bit limbs), Fr (8 x 32-bit limbs) and
+// Fp2 = Fp[u]/(u^2 + 1), in Montgomery form.
+//
+// Memory layout: the host MontField<P> stores N little-endian 64-bit limbs of x * 2^(64N) mod p; on a
+// little-endian machine those bytes are exactly 2N little-endian 32-bit limbs of the same number, and
+// 2^(64N) = 2^(32 * 2N), so the Montgomery radix is the same. Host buffers of algebra::Fp / Fr / Fp2
+// can be copied to the device as they are, and back.
+//
+// Multiplication is CIOS (Koc, Acar, Kaliski 1996) over 32-bit limbs: each row does the low halves of
+// the products in one carry chain (mad.lo.cc / madc.lo.cc) and the high halves in a second chain
+// (mad.hi.cc / madc.hi.cc), then the same two chains for m * p. The constants (modulus, -p^-1 mod
+// 2^32, R, R^2) come from prover/algebra/bls12_381.hpp at compile time and live in __constant__ memory,
+// so they are instruction operands (c[bank][offset]) in SASS.
+#pragma once
+
+#include <cuda_runtime.h>
+
+#include <cstdint>
+
+#include "prover/algebra/bls12_381.hpp"
+
+namespace cuzk::gpu {
+
+template <int N>
+struct FieldConstants {
+  uint32_t modulus[N];
+  uint32_t one[N];  // R mod p: Montgomery form of 1
+  uint32_t r2[N];   // R^2 mod p: to_montgomery(x) = x * R^2 * R^-1
+  uint32_t inv;     // -p^-1 mod 2^32
+};
+
+// From the host field's 64-bit constants (the low 32 bits of -p^-1 mod 2^64 are -p^-1 mod 2^32).
+template <class HostField>
+constexpr FieldConstants<2 * HostField::N> make_field_constants() {
+  FieldConstants<2 * HostField::N> c{};
+  for (std::size_t i = 0; i < HostField::N; ++i) {
+    c.modulus[2 * i] = static_cast<uint32_t>(HostField::kModulus[i]);
+    c.modulus[2 * i + 1] = static_cast<uint32_t>(HostField::kModulus[i] >> 32);
+    c.one[2 * i] = static_cast<uint32_t>(HostField::kR[i]);
+    c.one[2 * i + 1] = static_cast<uint32_t>(HostField::kR[i] >> 32);
+    c.r2[2 * i] = static_cast<uint32_t>(HostField::kR2[i]);
+    c.r2[2 * i + 1] = static_cast<uint32_t>(HostField::kR2[i] >> 32);
+  }
+  c.inv = static_cast<uint32_t>(HostField::kInv);
+  return c;
+}
+
+// One copy per translation unit (the gpu library is built without separable compilation).
+static __constant__ FieldConstants<12> kFpConstants = make_field_constants<algebra::Fp>();
+static __constant__ FieldConstants<8> kFrConstants = make_field_constants<algebra::Fr>();
+
+struct FpTag {
+  static constexpr int N = 12;
+  using Host = algebra::Fp;
+  __device__ static const FieldConstants<12>& c() { return kFpConstants; }
+};
+struct FrTag {
+  static constexpr int N = 8;
+  using Host = algebra::Fr;
+  __device__ static const FieldConstants<8>& c() { return kFrConstants; }
+};
+
+namespace ptx {
+// Single PTX instructions. The carry flag lives between consecutive asm volatile statements of one
+// chain; nothing else is placed between them (the usual practice for multi-precision code in CUDA).
+__device__ __forceinline__ uint32_t add_cc(uint32_t a, uint32_t b) {
+  uint32_t r;
+  asm volatile("add.cc.u32 %0, %1, %2;" : "=r"(r) : "r"(a), "r"(b));
+  return r;
+}
+__device__ __forceinline__ uint32_t addc_cc(uint32_t a, uint32_t b) {
+  uint32_t r;
+  asm volatile("addc.cc.u32 %0, %1, %2;" : "=r"(r) : "r"(a), "r"(b));
+  return r;
+}
+__device__ __forceinline__ uint32_t addc(uint32_t a, uint32_t b) {
+  uint32_t r;
+  asm volatile("addc.u32 %0, %1, %2;" : "=r"(r) : "r"(a), "r"(b));
+  return r;
+}
+__device__ __forceinline__ uint32_t sub_cc(uint32_t a, uint32_t b) {
+  uint32_t r;
+  asm volatile("sub.cc.u32 %0, %1, %2;" : "=r"(r) : "r"(a), "r"(b));
+  return r;
+}
+__device__ __forceinline__ uint32_t subc_cc(uint32_t a, uint32_t b) {
+  uint32_t r;
+  asm volatile("subc.cc.u32 %0, %1, %2;" : "=r"(r) : "r"(a), "r"(b));
+  return r;
+}
+__device__ __forceinline__ uint32_t subc(uint32_t a, uint32_t b) {
+  uint32_t r;
+  asm volatile("subc.u32 %0, %1, %2;" : "=r"(r) : "r"(a), "r"(b));
+  return r;
+}
+__device__ __forceinline__ uint32_t mad_lo_cc(uint32_t a, uint32_t b, uint32_t c) {
+  uint32_t r;
+  asm volatile("mad.lo.cc.u32 %0, %1, %2, %3;" : "=r"(r) : "r"(a), "r"(b), "r"(c));
+  return r;
+}
+__device__ __forceinline__ uint32_t madc_lo_cc(uint32_t a, uint32_t b, uint32_t c) {
+  uint32_t r;
+  asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(r) : "r"(a), "r"(b), "r"(c));
+  return r;
+}
+__device__ __forceinline__ uint32_t mad_hi_cc(uint32_t a, uint32_t b, uint32_t c) {
+  uint32_t r;
+  asm volatile("mad.hi.cc.u32 %0, %1, %2, %3;" : "=r"(r) : "r"(a), "r"(b), "r"(c));
+  return r;
+}
+__device__ __forceinline__ uint32_t madc_hi_cc(uint32_t a, uint32_t b, uint32_t c) {
+  uint32_t r;
+  asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(r) : "r"(a), "r"(b), "r"(c));
+  return r;
+}
+}  // namespace ptx
+
+template <class Tag>
+struct DevField {
+  static constexpr int N = Tag::N;
+  uint32_t v[N];
+
+  __device__ __forceinline__ static DevField zero() {
+    DevField r;
+#pragma unroll
+    for (int i = 0; i < N; ++i) r.v[i] = 0;
+    return r;
+  }
+  __device__ __forceinline__ static DevField one() {
+    DevField r;
+#pragma unroll
+    for (int i = 0; i < N; ++i) r.v[i] = Tag::c().one[i];
+    return r;
+  }
+  __device__ __forceinline__ bool is_zero() const {
+    uint32_t acc = 0;
+#pragma unroll
+    for (int i = 0; i < N; ++i) acc |= v[i];
+    return acc == 0;
+  }
+  __device__ __forceinline__ bool is_one() const {
+    uint32_t acc = 0;
+#pragma unroll
+    for (int i = 0; i < N; ++i) acc |= v[i] ^ Tag::c().one[i];
+    return acc == 0;
+  }
+  __device__ __forceinline__ bool operator==(const DevField& o) const {
+    uint32_t acc = 0;
+#pragma unroll
+    for (int i = 0; i < N; ++i) acc |= v[i] ^ o.v[i];
+    return acc == 0;
+  }
+
+  // r = a + b mod p (inputs reduced).
+  __device__ __forceinline__ friend DevField operator+(const DevField& a, const DevField& b) {
+    uint32_t s[N], d[N];
+    s[0] = ptx::add_cc(a.v[0], b.v[0]);
+#pragma unroll
+    for (int i = 1; i < N; ++i) s[i] = ptx::addc_cc(a.v[i], b.v[i]);
+    uint32_t carry = ptx::addc(0, 0);
+    d[0] = ptx::sub_cc(s[0], Tag::c().modulus[0]);
+#pragma unroll
+    for (int i = 1; i < N; ++i) d[i] = ptx::subc_cc(s[i], Tag::c().modulus[i]);
+    uint32_t borrow = ptx::subc(carry, 0);  // all ones when s < p (and no carry out)
+    DevField r;
+#pragma unroll
+    for (int i = 0; i < N; ++i) r.v[i] = borrow ? s[i] : d[i];
+    return r;
+  }
+
+  __device__ __forceinline__ friend DevField operator-(const DevField& a, const DevField& b) {
+    uint32_t d[N], e[N];
+    d[0] = ptx::sub_cc(a.v[0], b.v[0]);
+#pragma unroll
+    for (int i = 1; i < N; ++i) d[i] = ptx::subc_cc(a.v[i], b.v[i]);
+    uint32_t borrow = ptx::subc(0, 0);  // all ones when a < b
+    e[0] = ptx::add_cc(d[0], Tag::c().modulus[0]);
+#pragma unroll
+    for (int i = 1; i < N; ++i) e[i] = ptx::addc_cc(d[i], Tag::c().modulus[i]);
+    (void)ptx::addc(0, 0);
+    DevField r;
+#pragma unroll
+    for (int i = 0; i < N; ++i) r.v[i] = borrow ? e[i] : d[i];
+    return r;
+  }
+
+  __device__ __forceinline__ DevField operator-() const { return zero() - *this; }
+  __device__ __forceinline__ DevField dbl() const { return *this + *this; }
+
+  __device__ __forceinline__ friend DevField operator*(const DevField& a, const DevField& b) {
+    uint32_t t[N + 2];
+#pragma unroll
+    for (int j = 0; j < N + 2; ++j) t[j] = 0;
+    const uint32_t inv = Tag::c().inv;
+#pragma unroll
+    for (int i = 0; i < N; ++i) {
+      const uint32_t bi = b.v[i];
+      // t += a * b[i]: low halves, then high halves (shifted by one limb).
+      t[0] = ptx::mad_lo_cc(a.v[0], bi, t[0]);
+#pragma unroll
+      for (int j = 1; j < N; ++j) t[j] = ptx::madc_lo_cc(a.v[j], bi, t[j]);
+      t[N] = ptx::addc_cc(t[N], 0);
+      t[N + 1] = ptx::addc(t[N + 1], 0);
+      t[1] = ptx::mad_hi_cc(a.v[0], bi, t[1]);
+#pragma unroll
+      for (int j = 1; j < N; ++j) t[j + 1] = ptx::madc_hi_cc(a.v[j], bi, t[j + 1]);
+      t[N + 1] = ptx::addc(t[N + 1], 0);
+      // t += m * p with m chosen so that the low limb vanishes; then t >>= 32.
+      const uint32_t m = t[0] * inv;
+      t[0] = ptx::mad_lo_cc(m, Tag::c().modulus[0], t[0]);
+#pragma unroll
+      for (int j = 1; j < N; ++j) t[j] = ptx::madc_lo_cc(m, Tag::c().modulus[j], t[j]);
+      t[N] = ptx::addc_cc(t[N], 0);
+      t[N + 1] = ptx::addc(t[N + 1], 0);
+      t[1] = ptx::mad_hi_cc(m, Tag::c().modulus[0], t[1]);
+#pragma unroll
+      for (int j = 1; j < N; ++j) t[j + 1] = ptx::madc_hi_cc(m, Tag::c().modulus[j], t[j + 1]);
+      t[N + 1] = ptx::addc(t[N + 1], 0);
+#pragma unroll
+      for (int j = 0; j < N + 1; ++j) t[j] = t[j + 1];
+      t[N + 1] = 0;
+    }
+    // t < 2p: subtract p once if t >= p.
+    uint32_t d[N];
+    d[0] = ptx::sub_cc(t[0], Tag::c().modulus[0]);
+#pragma unroll
+    for (int i = 1; i < N; ++i) d[i] = ptx::subc_cc(t[i], Tag::c().modulus[i]);
+    uint32_t borrow = ptx::subc(t[N], 0);  // non-zero (all ones) when t < p
+    DevField r;
+#pragma unroll
+    for (int i = 0; i < N; ++i) r.v[i] = borrow ? t[i] : d[i];
+    return r;
+  }
+
+  __device__ __forceinline__ DevField sqr() const { return *this * *this; }
+  __device__ __forceinline__ DevField& operator+=(const DevField& o) { return *this = *this + o; }
+  __device__ __forceinline__ DevField& operator-=(const DevField& o) { return *this = *this - o; }
+  __device__ __forceinline__ DevField& operator*=(const DevField& o) { return *this = *this * o; }
+
+  // Canonical value (Montgomery reduction of x, i.e. x * 1 with 1 not in Montgomery form).
+  __device__ __forceinline__ DevField from_montgomery() const {
+    DevField unit = zero();
+    unit.v[0] = 1;
+    return *this * unit;
+  }
+  __device__ __forceinline__ DevField to_montgomery() const {
+    DevField r2;
+#pragma unroll
+    for (int i = 0; i < N; ++i) r2.v[i] = Tag::c().r2[i];
+    return *this * r2;
+  }
+  // x^e for a small public exponent (square and multiply).
+  __device__ DevField pow(uint64_t e) const {
+    DevField r = one(), b = *this;
+    while (e) {
+      if (e & 1) r *= b;
+      b = b.sqr();
+      e >>= 1;
+    }
+    return r;
+  }
+};
+
+using DevFp = DevField<FpTag>;
+using DevFr = DevField<FrTag>;
+static_assert(sizeof(DevFp) == sizeof(algebra::Fp), "device and host Fp share one layout");
+static_assert(sizeof(DevFr) == sizeof(algebra::Fr), "device and host Fr share one layout");
+
+// Fp2 = Fp[u] / (u^2 + 1), written c0 + c1 u (the host algebra::Fp2 layout).
+struct DevFp2 {
+  DevFp c0, c1;
+  __device__ __forceinline__ static DevFp2 zero() { return {DevFp::zero(), DevFp::zero()}; }
+  __device__ __forceinline__ static DevFp2 one() { return {DevFp::one(), DevFp::zero()}; }
+  __device__ __forceinline__ bool is_zero() const { return c0.is_zero() && c1.is_zero(); }
+  __device__ __forceinline__ bool operator==(const DevFp2& o) const { return c0 == o.c0 && c1 == o.c1; }
+  __device__ __forceinline__ friend DevFp2 operator+(const DevFp2& a, const DevFp2& b) {
+    return {a.c0 + b.c0, a.c1 + b.c1};
+  }
+  __device__ __forceinline__ friend DevFp2 operator-(const DevFp2& a, const DevFp2& b) {
+    return {a.c0 - b.c0, a.c1 - b.c1};
+  }
+  __device__ __forceinline__ DevFp2 operator-() const { return {-c0, -c1}; }
+  __device__ __forceinline__ DevFp2 dbl() const { return {c0.dbl(), c1.dbl()}; }
+  // Karatsuba: 3 base multiplications.
+  __device__ __forceinline__ friend DevFp2 operator*(const DevFp2& a, const DevFp2& b) {
+    DevFp v0 = a.c0 * b.c0;
+    DevFp v1 = a.c1 * b.c1;
+    DevFp s = (a.c0 + a.c1) * (b.c0 + b.c1);
+    return {v0 - v1, s - v0 - v1};
+  }
+  // (c0 + c1 u)^2 = (c0 + c1)(c0 - c1) + 2 c0 c1 u: 2 base multiplications.
+  __device__ __forceinline__ DevFp2 sqr() const { return {(c0 + c1) * (c0 - c1), (c0 * c1).dbl()}; }
+  __device__ __forceinline__ DevFp2& operator+=(const DevFp2& o) { return *this = *this + o; }
+  __device__ __forceinline__ DevFp2& operator-=(const DevFp2& o) { return *this = *this - o; }
+  __device__ __forceinline__ DevFp2& operator*=(const DevFp2& o) { return *this = *this * o; }
+};
+static_assert(sizeof(DevFp2) == sizeof(algebra::Fp2), "device and host Fp2 share one layout");
+
+}  // namespace cuzk::gpu

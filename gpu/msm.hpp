@@ -1,0 +1,96 @@
+// Multi-scalar multiplication on the GPU for BLS12-381 G1 and G2: sum_i s_i * P_i.
+//
+// Bases are uploaded once and stay resident on the device (the SRS case); any number of scalar
+// vectors can then be run against them (run_batch: the partitions of a batch share bases). Per scalar
+// vector:
+//   1. classification: scalars equal to 0 are skipped, scalars equal to 1 are marked in a bitmap and
+//      summed by a batch addition of their bases (Groth16 witnesses are mostly bits), the rest ("tail")
+//      are compacted into an index list;
+//   2. Pippenger over the tail: signed c-bit digits, one radix sort per window of (bucket, point index)
+//      pairs (cub::DeviceRadixSort), bucket accumulation in XYZZ coordinates over equal-length chunks of
+//      the sorted pairs (balanced whatever the digit distribution), then a parallel running-sum
+//      reduction of the buckets of every window;
+//   3. the window sums and the batch-addition sum are combined on the host.
+// Scalars are algebra::Fr in Montgomery form (the in-memory form of host Fr vectors).
+#pragma once
+
+#include <cuda_runtime_api.h>
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <span>
+#include <vector>
+
+#include "prover/algebra/curve.hpp"
+
+namespace cuzk::gpu {
+
+struct MsmOptions {
+  bool split_ones = true;   // batch-add the bases of scalars equal to 1 (and skip zeros)
+  unsigned window_bits = 0; // 0: chosen from the number of tail scalars
+};
+
+// Time of each phase of the last call (device time by CUDA events, milliseconds).
+struct MsmTimings {
+  float classify_ms = 0, ones_ms = 0, digits_ms = 0, sort_ms = 0, accumulate_ms = 0, reduce_ms = 0;
+  std::size_t tail_count = 0, ones_count = 0;
+  unsigned window_bits = 0, windows = 0;
+};
+
+template <class Cfg>
+class Msm {
+ public:
+  using Affine = algebra::Affine<Cfg>;
+  using Point = algebra::Jacobian<Cfg>;
+  using Field = typename Cfg::Field;
+  // Device layout of one base: x, y in Montgomery form; (0, 0) is the point at infinity.
+  struct DeviceAffine {
+    Field x, y;
+  };
+
+  // Uploads the bases (converted to the device layout) on the current device.
+  explicit Msm(std::span<const Affine> bases);
+  // Takes bases already on the device in the DeviceAffine layout (cudaMalloc'd; ownership passes here).
+  Msm(DeviceAffine* device_bases, std::size_t count);
+  ~Msm();
+  Msm(Msm&&) noexcept;
+  Msm& operator=(Msm&&) noexcept;
+  Msm(const Msm&) = delete;
+  Msm& operator=(const Msm&) = delete;
+
+  std::size_t size() const;
+  const DeviceAffine* device_bases() const;
+
+  // sum scalars[i] * bases[i] for i < scalars.size() (<= size()). Host scalars are copied first.
+  Point run(std::span<const algebra::Fr> scalars, const MsmOptions& options = {});
+  // Scalars already on the device (count <= size()).
+  Point run_device(const algebra::Fr* d_scalars, std::size_t count, const MsmOptions& options = {});
+  // Several scalar vectors over the same bases, one after another on the same scratch memory.
+  std::vector<Point> run_batch(std::span<const std::span<const algebra::Fr>> vectors,
+                               const MsmOptions& options = {});
+
+  cudaStream_t stream() const;
+  const MsmTimings& last_timings() const;
+
+  static DeviceAffine to_device(const Affine& p);
+
+  // Implementation detail (public only because nvcc's generated kernel stubs name types inside it).
+  struct Impl;
+
+ private:
+  std::unique_ptr<Impl> impl_;
+};
+
+using G1Msm = Msm<algebra::G1Config>;
+using G2Msm = Msm<algebra::G2Config>;
+
+// Test and benchmark inputs made on the device: `count` distinct points P_i = S_t + k Q (a walk from a
+// start point per thread), returned in the device layout (cudaMalloc'd, caller owns: pass to Msm).
+template <class Cfg>
+typename Msm<Cfg>::DeviceAffine* generate_points_on_device(std::size_t count, std::uint64_t seed);
+// Uniform scalars below r (Montgomery form is then also uniform), cudaMalloc'd; caller frees.
+algebra::Fr* generate_scalars_on_device(std::size_t count, std::uint64_t seed, double zero_fraction = 0,
+                                        double one_fraction = 0);
+
+}  // namespace cuzk::gpu

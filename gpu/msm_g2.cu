@@ -1,0 +1,9 @@
+// Instantiation of the MSM and its test-input generator for G2 (see msm_impl.cuh).
+#include "gpu/msm_impl.cuh"
+
+namespace cuzk::gpu {
+
+template class Msm<algebra::G2Config>;
+template Msm<algebra::G2Config>::DeviceAffine* generate_points_on_device<algebra::G2Config>(std::size_t, std::uint64_t);
+
+}  // namespace cuzk::gpu

@@ -1,0 +1,840 @@
+// G1/G2 multi-scalar multiplication: see msm.hpp for the algorithm. Included by msm_g1.cu and
+// msm_g2.cu (one translation unit per group, so that the two compile in parallel).
+#pragma once
+#include <cub/device/device_radix_sort.cuh>
+#include <cub/device/device_scan.cuh>
+
+#include <algorithm>
+#include <cstring>
+#include <vector>
+
+#include "gpu/cuda_check.hpp"
+#include "gpu/curve.cuh"
+#include "gpu/device_buffer.hpp"
+#include "gpu/msm.hpp"
+
+namespace cuzk::gpu {
+namespace {
+
+using algebra::Fr;
+
+template <class Cfg>
+struct DeviceField;
+template <>
+struct DeviceField<algebra::G1Config> {
+  using type = DevFp;
+};
+template <>
+struct DeviceField<algebra::G2Config> {
+  using type = DevFp2;
+};
+
+// 16-byte vector loads and stores of whole structures (bases, scalars, buckets are 16-byte aligned).
+template <class T>
+__device__ __forceinline__ T load_vec(const T* p) {
+  static_assert(sizeof(T) % 16 == 0);
+  union {
+    T value;
+    uint4 words[sizeof(T) / 16];
+  } u;
+  const uint4* src = reinterpret_cast<const uint4*>(p);
+#pragma unroll
+  for (int i = 0; i < int(sizeof(T) / 16); ++i) u.words[i] = __ldg(src + i);
+  return u.value;
+}
+template <class T>
+__device__ __forceinline__ T load_vec_rw(const T* p) {  // for memory written earlier in the same launch chain
+  static_assert(sizeof(T) % 16 == 0);
+  union {
+    T value;
+    uint4 words[sizeof(T) / 16];
+  } u;
+  const uint4* src = reinterpret_cast<const uint4*>(p);
+#pragma unroll
+  for (int i = 0; i < int(sizeof(T) / 16); ++i) u.words[i] = src[i];
+  return u.value;
+}
+template <class T>
+__device__ __forceinline__ void store_vec(T* p, const T& v) {
+  static_assert(sizeof(T) % 16 == 0);
+  union {
+    T value;
+    uint4 words[sizeof(T) / 16];
+  } u;
+  u.value = v;
+  uint4* dst = reinterpret_cast<uint4*>(p);
+#pragma unroll
+  for (int i = 0; i < int(sizeof(T) / 16); ++i) dst[i] = u.words[i];
+}
+
+constexpr uint32_t kNegBit = 0x80000000u;  // sign of a digit, in the value of a sorted pair
+// Blocks of 128 threads per multiprocessor asked of the compiler for the accumulation (a register cap:
+// the kernel is bound by the latency of its carry chains, so more resident warps pay).
+#ifndef CUZK_ACC_BLOCKS
+#define CUZK_ACC_BLOCKS 4
+#endif
+// G1 at 4 blocks: 128 registers with a few spilled bytes (ptxas, sm_90). G2 (Fp2) is left uncapped.
+template <class F>
+constexpr int accumulate_blocks_per_sm() {
+  return sizeof(F) > 48 ? 2 : CUZK_ACC_BLOCKS;
+}
+
+// --- classification -------------------------------------------------------------------------------
+
+// ones_bitmap bit i: scalar i == 1; ones_per_word[w] = popcount of bitmap word w. tail_flag[i]: scalar i
+// is neither 0 nor 1.
+__global__ void classify_kernel(const DevFr* __restrict__ scalars, uint32_t n, uint32_t* __restrict__ ones_bitmap,
+                                uint32_t* __restrict__ ones_per_word, uint32_t* __restrict__ tail_flag) {
+  uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
+  bool one = false, tail = false;
+  if (i < n) {
+    DevFr s = load_vec(scalars + i);
+    one = s.is_one();
+    tail = !one && !s.is_zero();
+    tail_flag[i] = tail ? 1u : 0u;
+  }
+  uint32_t word = __ballot_sync(0xffffffffu, one);
+  if ((threadIdx.x & 31) == 0 && i < n) {
+    ones_bitmap[i >> 5] = word;
+    ones_per_word[i >> 5] = __popc(word);
+  }
+}
+
+// Bitmap-driven compaction of the scalars equal to one: bit j of word w goes to
+// ones_index[word_offset[w] + number of set bits below j].
+__global__ void scatter_ones_kernel(const uint32_t* __restrict__ ones_bitmap, const uint32_t* __restrict__ word_offset,
+                                    uint32_t n, uint32_t* __restrict__ ones_index) {
+  uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n) return;
+  uint32_t word = ones_bitmap[i >> 5];
+  uint32_t bit = i & 31;
+  if ((word >> bit) & 1) ones_index[word_offset[i >> 5] + __popc(word & ((1u << bit) - 1))] = i;
+}
+
+__global__ void scatter_tail_kernel(const uint32_t* __restrict__ flag, const uint32_t* __restrict__ position,
+                                    uint32_t n, uint32_t* __restrict__ tail_index) {
+  uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n && flag[i]) tail_index[position[i]] = i;
+}
+
+// --- reductions inside a block --------------------------------------------------------------------
+
+// Threads per block for point reductions: 48 KiB of shared memory, one XYZZ point per thread.
+template <class F>
+constexpr int reduce_threads() {
+  return int(49152 / sizeof(Xyzz<F>)) >= 256 ? 256 : 128;
+}
+
+// Tree sum of one point per thread; the total is returned to thread 0 (others get garbage).
+template <class F, int NT>
+__device__ Xyzz<F> block_sum(Xyzz<F> v, Xyzz<F>* buf) {
+  buf[threadIdx.x] = v;
+  __syncthreads();
+#pragma unroll 1
+  for (int d = NT / 2; d > 0; d >>= 1) {
+    if (int(threadIdx.x) < d) {
+      Xyzz<F> a = buf[threadIdx.x];
+      a.add(buf[threadIdx.x + d]);
+      buf[threadIdx.x] = a;
+    }
+    __syncthreads();
+  }
+  Xyzz<F> r = buf[0];
+  __syncthreads();
+  return r;
+}
+
+// Batch addition of the bases of the scalars equal to one: thread t adds the bases of
+// ones_index[t L .. t L + L) (no divergence: every lane has work), then one partial sum per block.
+template <class F, int NT>
+__global__ void __launch_bounds__(NT) ones_sum_kernel(const uint32_t* __restrict__ ones_index, uint32_t count,
+                                                      uint32_t per_thread, const DevAffine<F>* __restrict__ bases,
+                                                      Xyzz<F>* __restrict__ partial) {
+  __shared__ Xyzz<F> buf[NT];
+  Xyzz<F> acc = Xyzz<F>::infinity();
+  const uint32_t t = blockIdx.x * NT + threadIdx.x;
+  const uint64_t lo = uint64_t(t) * per_thread;
+  const uint64_t hi = lo + per_thread < count ? lo + per_thread : count;
+  for (uint64_t i = lo; i < hi; ++i) acc.add_affine(load_vec(bases + __ldg(ones_index + i)));
+  Xyzz<F> total = block_sum<F, NT>(acc, buf);
+  if (threadIdx.x == 0) store_vec(partial + blockIdx.x, total);
+}
+
+// One block: out[0] = sum of in[0 .. count).
+template <class F, int NT>
+__global__ void __launch_bounds__(NT) sum_points_kernel(const Xyzz<F>* __restrict__ in, uint32_t count,
+                                                        Xyzz<F>* __restrict__ out) {
+  __shared__ Xyzz<F> buf[NT];
+  Xyzz<F> acc = Xyzz<F>::infinity();
+  for (uint32_t i = threadIdx.x; i < count; i += NT) acc.add(load_vec_rw(in + i));
+  Xyzz<F> total = block_sum<F, NT>(acc, buf);
+  if (threadIdx.x == 0) store_vec(out, total);
+}
+
+// --- Pippenger ------------------------------------------------------------------------------------
+
+// Signed digits of every (tail) scalar for every window. Digit d of window w lies in [-2^(c-1), 2^(c-1)];
+// bucket |d| - 1; d = 0 gets the key 2^(c-1), which sorts after every bucket and is skipped.
+__global__ void digits_kernel(const DevFr* __restrict__ scalars, const uint32_t* __restrict__ index, uint32_t m,
+                              unsigned c, unsigned windows, uint32_t* __restrict__ keys,
+                              uint32_t* __restrict__ values) {
+  uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= m) return;
+  uint32_t point = index ? index[i] : i;
+  DevFr s = load_vec(scalars + point).from_montgomery();
+  uint32_t limbs[9];
+#pragma unroll
+  for (int j = 0; j < 8; ++j) limbs[j] = s.v[j];
+  limbs[8] = 0;
+  const uint32_t half = 1u << (c - 1);
+  const uint32_t mask = (1u << c) - 1;
+  uint32_t carry = 0;
+  for (unsigned w = 0; w < windows; ++w) {
+    unsigned bit = w * c;
+    uint32_t raw = 0;
+    if (bit < 256) {
+      unsigned limb = bit >> 5, shift = bit & 31;
+      uint64_t pair = (uint64_t(limbs[limb + 1]) << 32) | limbs[limb];
+      raw = uint32_t(pair >> shift) & mask;
+    }
+    raw += carry;
+    uint32_t key, value;
+    if (raw > half) {  // negative digit raw - 2^c, carry one into the next window
+      carry = 1;
+      uint32_t magnitude = (1u << c) - raw;  // 0 when raw == 2^c
+      key = magnitude ? magnitude - 1 : half;
+      value = point | kNegBit;
+    } else {
+      carry = 0;
+      key = raw ? raw - 1 : half;
+      value = point;
+    }
+    keys[size_t(w) * m + i] = key;
+    values[size_t(w) * m + i] = value;
+  }
+}
+
+// start/end (exclusive) of every bucket's run in the sorted keys of every window; zeroed beforehand.
+__global__ void bucket_bounds_kernel(const uint32_t* __restrict__ keys, uint32_t m, unsigned windows,
+                                     uint32_t buckets, uint32_t* __restrict__ start, uint32_t* __restrict__ end) {
+  size_t g = blockIdx.x * size_t(blockDim.x) + threadIdx.x;
+  if (g >= size_t(m) * windows) return;
+  uint32_t w = uint32_t(g / m), i = uint32_t(g % m);
+  const uint32_t* k = keys + size_t(w) * m;
+  uint32_t key = k[i];
+  if (key >= buckets) return;
+  size_t base = size_t(w) * buckets + key;
+  if (i == 0 || k[i - 1] != key) start[base] = i;
+  if (i + 1 == m || k[i + 1] != key) end[base] = i + 1;
+}
+
+// Thread t of window w adds the points of sorted pairs [t L, t L + L) into XYZZ sums, one per run of
+// equal keys. A run that is a whole bucket goes to the bucket; a run cut by the chunk's end goes to
+// partial_last[t], one cut by its start (and not its end) to partial_first[t]. fixup_kernel merges them.
+template <class F>
+__global__ void __launch_bounds__(128, accumulate_blocks_per_sm<F>()) accumulate_kernel(
+    const uint32_t* __restrict__ keys, const uint32_t* __restrict__ values, uint32_t m, unsigned windows,
+    uint32_t buckets, uint32_t chunk, uint32_t chunks, const uint32_t* __restrict__ start,
+    const uint32_t* __restrict__ end, const DevAffine<F>* __restrict__ bases, Xyzz<F>* __restrict__ bucket_sums,
+    Xyzz<F>* __restrict__ partial_first, Xyzz<F>* __restrict__ partial_last) {
+  size_t g = blockIdx.x * size_t(blockDim.x) + threadIdx.x;
+  if (g >= size_t(chunks) * windows) return;
+  uint32_t w = uint32_t(g / chunks), t = uint32_t(g % chunks);
+  const uint32_t* k = keys + size_t(w) * m;
+  const uint32_t* v = values + size_t(w) * m;
+  uint32_t lo = t * chunk, hi = min(lo + chunk, m);
+  uint32_t i = lo;
+  while (i < hi) {
+    uint32_t key = __ldg(k + i);
+    if (key >= buckets) break;  // zero digits, sorted last
+    uint32_t run_start = i;
+    Xyzz<F> acc = Xyzz<F>::infinity();
+    do {
+      uint32_t val = __ldg(v + i);
+      DevAffine<F> p = load_vec(bases + (val & ~kNegBit));
+      if (val & kNegBit) p = p.negated();
+      acc.add_affine(p);
+      ++i;
+    } while (i < hi && __ldg(k + i) == key);
+    size_t b = size_t(w) * buckets + key;
+    uint32_t s = start[b], e = end[b];
+    if (run_start == s && i == e) {
+      store_vec(bucket_sums + b, acc);
+    } else if (i < e) {
+      store_vec(partial_last + g, acc);
+    } else {
+      store_vec(partial_first + g, acc);
+    }
+  }
+}
+
+// Every bucket of every window gets its final sum: empty -> infinity; cut by chunk ends -> the sum of its
+// partial runs (complete runs were written by accumulate_kernel). A bucket cut into more than
+// `max_serial` partial runs (few distinct digits in a window: small or equal scalars, the top window)
+// is left to heavy_fixup_kernel, which sums its runs with a whole block.
+template <class F>
+__global__ void __launch_bounds__(128) fixup_kernel(uint32_t buckets, unsigned windows, uint32_t chunk,
+                                                    uint32_t chunks, const uint32_t* __restrict__ start,
+                                                    const uint32_t* __restrict__ end,
+                                                    const Xyzz<F>* __restrict__ partial_first,
+                                                    const Xyzz<F>* __restrict__ partial_last,
+                                                    Xyzz<F>* __restrict__ bucket_sums, uint32_t max_serial,
+                                                    uint32_t* __restrict__ heavy_list,
+                                                    uint32_t* __restrict__ heavy_count) {
+  size_t g = blockIdx.x * size_t(blockDim.x) + threadIdx.x;
+  if (g >= size_t(buckets) * windows) return;
+  uint32_t w = uint32_t(g / buckets);
+  uint32_t s = start[g], e = end[g];
+  if (s == e) {
+    store_vec(bucket_sums + g, Xyzz<F>::infinity());
+    return;
+  }
+  uint32_t t0 = s / chunk, t1 = (e - 1) / chunk;
+  if (t0 == t1) return;
+  if (t1 - t0 + 1 > max_serial) {
+    heavy_list[atomicAdd(heavy_count, 1u)] = uint32_t(g);
+    return;
+  }
+  size_t base = size_t(w) * chunks;
+  Xyzz<F> acc = load_vec_rw(partial_last + base + t0);
+  for (uint32_t t = t0 + 1; t < t1; ++t) acc.add(load_vec_rw(partial_last + base + t));
+  acc.add(load_vec_rw(partial_first + base + t1));
+  store_vec(bucket_sums + g, acc);
+}
+
+// One block per heavy bucket (blocks past *heavy_count exit): the partial runs t0 .. t1, strided over
+// the threads, then a tree sum.
+template <class F, int NT>
+__global__ void __launch_bounds__(NT) heavy_fixup_kernel(uint32_t buckets, uint32_t chunk, uint32_t chunks,
+                                                         const uint32_t* __restrict__ start,
+                                                         const uint32_t* __restrict__ end,
+                                                         const Xyzz<F>* __restrict__ partial_first,
+                                                         const Xyzz<F>* __restrict__ partial_last,
+                                                         Xyzz<F>* __restrict__ bucket_sums,
+                                                         const uint32_t* __restrict__ heavy_list,
+                                                         const uint32_t* __restrict__ heavy_count) {
+  __shared__ Xyzz<F> buf[NT];
+  if (blockIdx.x >= *heavy_count) return;
+  const uint32_t g = heavy_list[blockIdx.x];
+  const uint32_t w = g / buckets;
+  const uint32_t t0 = start[g] / chunk, t1 = (end[g] - 1) / chunk;
+  const size_t base = size_t(w) * chunks;
+  Xyzz<F> acc = Xyzz<F>::infinity();
+  for (uint32_t t = t0 + threadIdx.x; t <= t1; t += NT)
+    acc.add(load_vec_rw((t == t1 ? partial_first : partial_last) + base + t));
+  Xyzz<F> total = block_sum<F, NT>(acc, buf);
+  if (threadIdx.x == 0) store_vec(bucket_sums + g, total);
+}
+
+// Bucket reduction, level 1: segment s of L buckets of window w gives R_s = sum P_k and
+// T_s = sum k P_k (k local, 0 .. L-1), by running sums from the top.
+template <class F>
+__global__ void __launch_bounds__(128) reduce_segments_kernel(const Xyzz<F>* __restrict__ bucket_sums,
+                                                              uint32_t buckets, unsigned windows, uint32_t seg_len,
+                                                              Xyzz<F>* __restrict__ seg_t, Xyzz<F>* __restrict__ seg_r) {
+  uint32_t segs = buckets / seg_len;
+  size_t g = blockIdx.x * size_t(blockDim.x) + threadIdx.x;
+  if (g >= size_t(segs) * windows) return;
+  const Xyzz<F>* p = bucket_sums + g * seg_len;  // windows are contiguous, so segment g starts at g * L
+  Xyzz<F> run = Xyzz<F>::infinity(), acc = Xyzz<F>::infinity();
+  for (uint32_t k = seg_len - 1; k >= 1; --k) {
+    run.add(load_vec_rw(p + k));
+    acc.add(run);
+  }
+  run.add(load_vec_rw(p));
+  store_vec(seg_t + g, acc);
+  store_vec(seg_r + g, run);
+}
+
+// Level 2, one block per window: Q_w = sum_k (k + 1) P_k
+//   = sum_s T_s + sum_s R_s + L * sum_s s R_s.
+// Thread u takes segments [u M, u M + M): V_u = sum (T_s + R_s), A_u = sum (s - u M) R_s, Rr_u = sum R_s;
+// then sum_s s R_s = sum_u A_u + M sum_u u Rr_u, and sum_u u Rr_u = sum_{u >= 1} suffix_u (suffix sums
+// by a scan in shared memory).
+template <class F, int NT>
+__global__ void __launch_bounds__(NT) reduce_windows_kernel(const Xyzz<F>* __restrict__ seg_t,
+                                                            const Xyzz<F>* __restrict__ seg_r, uint32_t segs,
+                                                            unsigned log_seg_len, Xyzz<F>* __restrict__ window_sums) {
+  __shared__ Xyzz<F> buf[NT];
+  const uint32_t w = blockIdx.x;
+  const Xyzz<F>* T = seg_t + size_t(w) * segs;
+  const Xyzz<F>* R = seg_r + size_t(w) * segs;
+  const uint32_t per = (segs + NT - 1) / NT;  // a power of two (segs and NT are)
+  const uint32_t lo = threadIdx.x * per, hi = min(lo + per, segs);
+  Xyzz<F> V = Xyzz<F>::infinity(), run = Xyzz<F>::infinity(), A = Xyzz<F>::infinity();
+  for (uint32_t s = hi; s-- > lo;) {
+    Xyzz<F> r = load_vec_rw(R + s);
+    V.add(load_vec_rw(T + s));
+    V.add(r);
+    if (s > lo) {
+      run.add(r);
+      A.add(run);
+    } else {
+      run.add(r);
+    }
+  }
+  // Suffix sums of Rr (= run) over threads.
+  buf[threadIdx.x] = run;
+  __syncthreads();
+#pragma unroll 1
+  for (int d = 1; d < NT; d <<= 1) {
+    Xyzz<F> x = buf[threadIdx.x];
+    if (int(threadIdx.x) + d < NT) x.add(buf[threadIdx.x + d]);
+    __syncthreads();
+    buf[threadIdx.x] = x;
+    __syncthreads();
+  }
+  Xyzz<F> suffix = threadIdx.x >= 1 ? buf[threadIdx.x] : Xyzz<F>::infinity();
+  __syncthreads();
+  // W_u = V_u + L (A_u + M suffix_u); L and M are powers of two.
+  unsigned log_per = 0;
+  while ((1u << log_per) < per) ++log_per;
+  for (unsigned j = 0; j < log_per; ++j) suffix = suffix.dbl();
+  A.add(suffix);
+  for (unsigned j = 0; j < log_seg_len; ++j) A = A.dbl();
+  V.add(A);
+  Xyzz<F> total = block_sum<F, NT>(V, buf);
+  if (threadIdx.x == 0) store_vec(window_sums + w, total);
+}
+
+// --- host side ------------------------------------------------------------------------------------
+
+template <class Field>
+algebra::Jacobian<typename std::conditional_t<std::is_same_v<Field, algebra::Fp>, algebra::G1Config,
+                                              algebra::G2Config>>
+jacobian_from_xyzz(const Field& X, const Field& Y, const Field& ZZ, const Field& ZZZ) {
+  using Cfg = std::conditional_t<std::is_same_v<Field, algebra::Fp>, algebra::G1Config, algebra::G2Config>;
+  algebra::Jacobian<Cfg> r;
+  if (ZZ.is_zero()) return algebra::Jacobian<Cfg>::identity();
+  Field zzz2 = ZZZ.square();
+  r.Z = ZZ * ZZZ;
+  r.X = X * ZZ * zzz2;
+  r.Y = Y * ZZ.square() * ZZ * zzz2;
+  return r;
+}
+
+unsigned choose_window_bits(std::size_t m) {
+  if (m < 32) return 4;
+  unsigned best = 4;
+  double best_cost = 1e300;
+  for (unsigned c = 4; c <= 22; ++c) {
+    double windows = (256 + c - 1) / c;
+    // Accumulation: one mixed addition per point and window. Buckets: about three full additions
+    // per bucket (fix-up and the two running sums), each ~1.4 mixed additions.
+    double cost = double(m) * windows + 4.0 * windows * double(1u << (c - 1));
+    if (cost < best_cost) {
+      best_cost = cost;
+      best = c;
+    }
+  }
+  return best;
+}
+
+unsigned log2_floor(std::size_t x) {
+  unsigned r = 0;
+  while ((std::size_t{2} << r) <= x) ++r;
+  return r;
+}
+
+}  // namespace
+
+template <class Cfg>
+struct Msm<Cfg>::Impl {
+  using F = typename DeviceField<Cfg>::type;
+  static constexpr int NT = reduce_threads<F>();
+  static_assert(sizeof(DevAffine<F>) == sizeof(DeviceAffine));
+  static_assert(sizeof(Xyzz<F>) == 4 * sizeof(Field));
+
+  DevAffine<F>* bases = nullptr;
+  std::size_t count = 0;
+  Stream stream;
+  MsmTimings timings;
+  Event ev[8];
+
+  // Scratch, grown on demand and kept across calls.
+  DeviceBuffer<Fr> scalars;
+  DeviceBuffer<uint32_t> ones_bitmap, ones_per_word, ones_offset, ones_index, tail_flag, tail_pos, tail_index;
+  DeviceBuffer<uint32_t> keys_in, values_in, keys_out, values_out, start, end, heavy_list, heavy_count;
+  DeviceBuffer<Xyzz<F>> bucket_sums, partial_first, partial_last, seg_t, seg_r, window_sums, ones_partial,
+      ones_total;
+  DeviceBuffer<unsigned char> cub_temp;
+
+  ~Impl() {
+    if (bases) cudaFree(bases);
+  }
+
+  void cub_ensure(std::size_t bytes) { cub_temp.ensure(std::max<std::size_t>(bytes, 1)); }
+
+  Point run(const Fr* d_scalars, std::size_t n, const MsmOptions& opt) {
+    if (n > count) throw GpuError("Msm: more scalars than bases");
+    if (n >= (std::size_t{1} << 31)) throw GpuError("Msm: at most 2^31 - 1 points");
+    timings = {};
+    const uint32_t n32 = uint32_t(n);
+    cudaStream_t s = stream.get();
+    ev[0].record(s);
+    Point result = Point::identity();
+    if (n == 0) return result;
+    const DevFr* dsc = reinterpret_cast<const DevFr*>(d_scalars);
+
+    // 1. classification and compaction of the tail.
+    const uint32_t* index = nullptr;
+    std::size_t m = n;
+    std::size_t ones = 0;
+    if (opt.split_ones) {
+      const uint32_t words = (n32 + 31) / 32;
+      ones_bitmap.ensure(words);
+      ones_per_word.ensure(words);
+      ones_offset.ensure(words);
+      ones_index.ensure(n);
+      tail_flag.ensure(n);
+      tail_pos.ensure(n);
+      tail_index.ensure(n);
+      classify_kernel<<<(n32 + 255) / 256, 256, 0, s>>>(dsc, n32, ones_bitmap.data(), ones_per_word.data(),
+                                                        tail_flag.data());
+      CUDA_LAUNCH_OK();
+      std::size_t bytes = 0, bytes2 = 0;
+      CUDA_OK(cub::DeviceScan::ExclusiveSum(nullptr, bytes, tail_flag.data(), tail_pos.data(), int(n32), s));
+      CUDA_OK(cub::DeviceScan::ExclusiveSum(nullptr, bytes2, ones_per_word.data(), ones_offset.data(), int(words), s));
+      cub_ensure(std::max(bytes, bytes2));
+      CUDA_OK(cub::DeviceScan::ExclusiveSum(cub_temp.data(), bytes, tail_flag.data(), tail_pos.data(), int(n32), s));
+      CUDA_OK(cub::DeviceScan::ExclusiveSum(cub_temp.data(), bytes2, ones_per_word.data(), ones_offset.data(),
+                                            int(words), s));
+      scatter_tail_kernel<<<(n32 + 255) / 256, 256, 0, s>>>(tail_flag.data(), tail_pos.data(), n32,
+                                                            tail_index.data());
+      CUDA_LAUNCH_OK();
+      scatter_ones_kernel<<<(n32 + 255) / 256, 256, 0, s>>>(ones_bitmap.data(), ones_offset.data(), n32,
+                                                            ones_index.data());
+      CUDA_LAUNCH_OK();
+      uint32_t last[4] = {0, 0, 0, 0};
+      CUDA_OK(cudaMemcpyAsync(&last[0], tail_pos.data() + n32 - 1, 4, cudaMemcpyDeviceToHost, s));
+      CUDA_OK(cudaMemcpyAsync(&last[1], tail_flag.data() + n32 - 1, 4, cudaMemcpyDeviceToHost, s));
+      CUDA_OK(cudaMemcpyAsync(&last[2], ones_offset.data() + words - 1, 4, cudaMemcpyDeviceToHost, s));
+      CUDA_OK(cudaMemcpyAsync(&last[3], ones_per_word.data() + words - 1, 4, cudaMemcpyDeviceToHost, s));
+      ev[1].record(s);
+      CUDA_OK(cudaStreamSynchronize(s));
+      m = std::size_t(last[0]) + last[1];
+      ones = std::size_t(last[2]) + last[3];
+      index = tail_index.data();
+      timings.classify_ms = ev[1].elapsed_ms_since(ev[0]);
+
+      // 2. batch addition of the bases of scalars equal to one.
+      if (ones) {
+        constexpr int kOnesThreads = 128;
+        uint32_t per_thread = 1;
+        while (ones / per_thread > (std::size_t{1} << 17)) per_thread <<= 1;
+        const uint32_t threads = uint32_t((ones + per_thread - 1) / per_thread);
+        const uint32_t blocks = (threads + kOnesThreads - 1) / kOnesThreads;
+        ones_partial.ensure(blocks);
+        ones_total.ensure(1);
+        ones_sum_kernel<F, kOnesThreads><<<blocks, kOnesThreads, 0, s>>>(ones_index.data(), uint32_t(ones), per_thread,
+                                                                         bases, ones_partial.data());
+        CUDA_LAUNCH_OK();
+        sum_points_kernel<F, NT><<<1, NT, 0, s>>>(ones_partial.data(), blocks, ones_total.data());
+        CUDA_LAUNCH_OK();
+      }
+    } else {
+      ev[1].record(s);
+    }
+    ev[2].record(s);
+    timings.ones_count = ones;
+    timings.tail_count = m;
+
+    std::vector<Xyzz<F>> host_windows;
+    unsigned c = 0, windows = 0;
+    if (m > 0) {
+      const uint32_t m32 = uint32_t(m);
+      c = opt.window_bits ? opt.window_bits : choose_window_bits(m);
+      if (c < 2 || c > 24) throw GpuError("Msm: window_bits must be in 2..24");
+      windows = (256 + c - 1) / c;
+      const uint32_t nb = 1u << (c - 1);
+      // Chunk length: enough threads to fill the GPU, at most 256 pairs each.
+      uint32_t chunk = 256;
+      while (chunk > 8 && (std::size_t(m) * windows) / chunk < (std::size_t{1} << 17)) chunk >>= 1;
+      const uint32_t chunks = (m32 + chunk - 1) / chunk;
+      const std::size_t pairs = std::size_t(m) * windows;
+      keys_in.ensure(pairs);
+      values_in.ensure(pairs);
+      keys_out.ensure(pairs);
+      values_out.ensure(pairs);
+      start.ensure(std::size_t(nb) * windows);
+      end.ensure(std::size_t(nb) * windows);
+      bucket_sums.ensure(std::size_t(nb) * windows);
+      partial_first.ensure(std::size_t(chunks) * windows);
+      partial_last.ensure(std::size_t(chunks) * windows);
+
+      digits_kernel<<<(m32 + 127) / 128, 128, 0, s>>>(dsc, index, m32, c, windows, keys_in.data(),
+                                                      values_in.data());
+      CUDA_LAUNCH_OK();
+      ev[3].record(s);
+      std::size_t bytes = 0;
+      CUDA_OK(cub::DeviceRadixSort::SortPairs(nullptr, bytes, keys_in.data(), keys_out.data(), values_in.data(),
+                                              values_out.data(), int(m32), 0, int(c), s));
+      cub_ensure(bytes);
+      for (unsigned w = 0; w < windows; ++w) {
+        std::size_t off = std::size_t(w) * m;
+        CUDA_OK(cub::DeviceRadixSort::SortPairs(cub_temp.data(), bytes, keys_in.data() + off, keys_out.data() + off,
+                                                values_in.data() + off, values_out.data() + off, int(m32), 0,
+                                                int(c), s));
+      }
+      ev[4].record(s);
+      CUDA_OK(cudaMemsetAsync(start.data(), 0, start.bytes(), s));
+      CUDA_OK(cudaMemsetAsync(end.data(), 0, end.bytes(), s));
+      bucket_bounds_kernel<<<uint32_t((pairs + 255) / 256), 256, 0, s>>>(keys_out.data(), m32, windows, nb,
+                                                                         start.data(), end.data());
+      CUDA_LAUNCH_OK();
+      const std::size_t threads = std::size_t(chunks) * windows;
+      accumulate_kernel<F><<<uint32_t((threads + 127) / 128), 128, 0, s>>>(
+          keys_out.data(), values_out.data(), m32, windows, nb, chunk, chunks, start.data(), end.data(), bases,
+          bucket_sums.data(), partial_first.data(), partial_last.data());
+      CUDA_LAUNCH_OK();
+      const std::size_t all_buckets = std::size_t(nb) * windows;
+      // At most this many buckets can be cut into more than kMaxSerial runs.
+      constexpr uint32_t kMaxSerial = 16;
+      const std::size_t heavy_bound = pairs / (std::size_t(kMaxSerial - 1) * chunk) + 1;
+      heavy_list.ensure(heavy_bound);
+      heavy_count.ensure(1);
+      heavy_count.zero(s);
+      fixup_kernel<F><<<uint32_t((all_buckets + 127) / 128), 128, 0, s>>>(
+          nb, windows, chunk, chunks, start.data(), end.data(), partial_first.data(), partial_last.data(),
+          bucket_sums.data(), kMaxSerial, heavy_list.data(), heavy_count.data());
+      CUDA_LAUNCH_OK();
+      heavy_fixup_kernel<F, NT><<<uint32_t(std::min<std::size_t>(heavy_bound, all_buckets)), NT, 0, s>>>(
+          nb, chunk, chunks, start.data(), end.data(), partial_first.data(), partial_last.data(),
+          bucket_sums.data(), heavy_list.data(), heavy_count.data());
+      CUDA_LAUNCH_OK();
+      ev[5].record(s);
+
+      // Bucket reduction: segments of L buckets (about 2^17 segments in all, so that level 1 fills the
+      // GPU, and at most 2^13 per window, so that level 2's serial part stays short), then one block per
+      // window.
+      uint32_t seg_len = 8;
+      while (seg_len < 256 && (std::size_t(nb) * windows) / seg_len > (std::size_t{1} << 17)) seg_len <<= 1;
+      while (nb / seg_len > 8192) seg_len <<= 1;
+      seg_len = std::min(seg_len, nb);
+      const uint32_t segs = nb / seg_len;
+      seg_t.ensure(std::size_t(segs) * windows);
+      seg_r.ensure(std::size_t(segs) * windows);
+      window_sums.ensure(windows);
+      const std::size_t seg_threads = std::size_t(segs) * windows;
+      reduce_segments_kernel<F><<<uint32_t((seg_threads + 127) / 128), 128, 0, s>>>(
+          bucket_sums.data(), nb, windows, seg_len, seg_t.data(), seg_r.data());
+      CUDA_LAUNCH_OK();
+      reduce_windows_kernel<F, NT><<<windows, NT, 0, s>>>(seg_t.data(), seg_r.data(), segs, log2_floor(seg_len),
+                                                          window_sums.data());
+      CUDA_LAUNCH_OK();
+      host_windows.resize(windows);
+      CUDA_OK(cudaMemcpyAsync(host_windows.data(), window_sums.data(), windows * sizeof(Xyzz<F>),
+                              cudaMemcpyDeviceToHost, s));
+    } else {
+      ev[3].record(s);
+      ev[4].record(s);
+      ev[5].record(s);
+    }
+    Xyzz<F> ones_host_sum;
+    if (ones) {
+      CUDA_OK(cudaMemcpyAsync(&ones_host_sum, ones_total.data(), sizeof ones_host_sum, cudaMemcpyDeviceToHost, s));
+    }
+    ev[6].record(s);
+    CUDA_OK(cudaStreamSynchronize(s));
+    timings.ones_ms = ev[2].elapsed_ms_since(ev[1]);
+    timings.digits_ms = ev[3].elapsed_ms_since(ev[2]);
+    timings.sort_ms = ev[4].elapsed_ms_since(ev[3]);
+    timings.accumulate_ms = ev[5].elapsed_ms_since(ev[4]);
+    timings.reduce_ms = ev[6].elapsed_ms_since(ev[5]);
+    timings.window_bits = c;
+    timings.windows = windows;
+
+    // 3. Horner over the windows on the host: sum_w 2^(c w) Q_w.
+    auto to_point = [](const Xyzz<F>& x) {
+      Field f[4];
+      std::memcpy(f, &x, sizeof f);
+      return jacobian_from_xyzz(f[0], f[1], f[2], f[3]);
+    };
+    for (unsigned w = windows; w-- > 0;) {
+      for (unsigned j = 0; j < c && !result.is_identity(); ++j) result = result.dbl();
+      result = result + to_point(host_windows[w]);
+    }
+    if (ones) result = result + to_point(ones_host_sum);
+    return result;
+  }
+};
+
+template <class Cfg>
+typename Msm<Cfg>::DeviceAffine Msm<Cfg>::to_device(const Affine& p) {
+  DeviceAffine d{};
+  if (!p.infinity) {
+    d.x = p.x;
+    d.y = p.y;
+  }
+  return d;
+}
+
+template <class Cfg>
+Msm<Cfg>::Msm(std::span<const Affine> bases) : impl_(std::make_unique<Impl>()) {
+  std::vector<DeviceAffine> converted(bases.size());
+  for (std::size_t i = 0; i < bases.size(); ++i) converted[i] = to_device(bases[i]);
+  if (!converted.empty()) {
+    CUDA_OK(cudaMalloc(reinterpret_cast<void**>(&impl_->bases), converted.size() * sizeof(DeviceAffine)));
+    CUDA_OK(cudaMemcpy(impl_->bases, converted.data(), converted.size() * sizeof(DeviceAffine),
+                       cudaMemcpyHostToDevice));
+  }
+  impl_->count = bases.size();
+}
+
+template <class Cfg>
+Msm<Cfg>::Msm(DeviceAffine* device_bases, std::size_t count) : impl_(std::make_unique<Impl>()) {
+  impl_->bases = reinterpret_cast<DevAffine<typename Impl::F>*>(device_bases);
+  impl_->count = count;
+}
+
+template <class Cfg>
+Msm<Cfg>::~Msm() = default;
+template <class Cfg>
+Msm<Cfg>::Msm(Msm&&) noexcept = default;
+template <class Cfg>
+Msm<Cfg>& Msm<Cfg>::operator=(Msm&&) noexcept = default;
+
+template <class Cfg>
+std::size_t Msm<Cfg>::size() const {
+  return impl_->count;
+}
+template <class Cfg>
+const typename Msm<Cfg>::DeviceAffine* Msm<Cfg>::device_bases() const {
+  return reinterpret_cast<const DeviceAffine*>(impl_->bases);
+}
+template <class Cfg>
+cudaStream_t Msm<Cfg>::stream() const {
+  return impl_->stream.get();
+}
+template <class Cfg>
+const MsmTimings& Msm<Cfg>::last_timings() const {
+  return impl_->timings;
+}
+
+template <class Cfg>
+typename Msm<Cfg>::Point Msm<Cfg>::run_device(const Fr* d_scalars, std::size_t count, const MsmOptions& options) {
+  return impl_->run(d_scalars, count, options);
+}
+
+template <class Cfg>
+typename Msm<Cfg>::Point Msm<Cfg>::run(std::span<const Fr> scalars, const MsmOptions& options) {
+  if (scalars.size() > impl_->count) throw GpuError("Msm::run: more scalars than bases");
+  impl_->scalars.ensure(std::max<std::size_t>(scalars.size(), 1));
+  impl_->scalars.upload(scalars, impl_->stream.get());
+  return impl_->run(impl_->scalars.data(), scalars.size(), options);
+}
+
+template <class Cfg>
+std::vector<typename Msm<Cfg>::Point> Msm<Cfg>::run_batch(std::span<const std::span<const Fr>> vectors,
+                                                          const MsmOptions& options) {
+  std::vector<Point> out;
+  out.reserve(vectors.size());
+  for (auto v : vectors) out.push_back(run(v, options));
+  return out;
+}
+
+
+// --- generated inputs -----------------------------------------------------------------------------
+
+namespace {
+
+__device__ __forceinline__ DevFp field_inverse(const DevFp& a) {
+  // a^(p - 2), square and multiply over the bits of p - 2 (p's low limb is odd and > 2).
+  DevFp r = DevFp::one();
+#pragma unroll 1
+  for (int limb = 11; limb >= 0; --limb) {
+    uint32_t e = kFpConstants.modulus[limb] - (limb == 0 ? 2u : 0u);
+#pragma unroll 1
+    for (int bit = 31; bit >= 0; --bit) {
+      r = r.sqr();
+      if ((e >> bit) & 1) r *= a;
+    }
+  }
+  return r;
+}
+__device__ __forceinline__ DevFp2 field_inverse(const DevFp2& a) {
+  DevFp inv = field_inverse(a.c0.sqr() + a.c1.sqr());
+  return {a.c0 * inv, -(a.c1 * inv)};
+}
+
+// Thread t writes points (t + 1) D + k Q for k < per_thread, converted to affine with one inversion per
+// thread (Montgomery's trick over ZZ * ZZZ). scratch: per_thread XYZZ points and prefix products each.
+template <class F>
+__global__ void __launch_bounds__(128) walk_points_kernel(DevAffine<F>* out, uint64_t first_thread, uint32_t threads,
+                                                          uint32_t per_thread, uint64_t total, DevAffine<F> d,
+                                                          DevAffine<F> q, Xyzz<F>* scratch, F* prefix) {
+  uint32_t t = blockIdx.x * blockDim.x + threadIdx.x;
+  if (t >= threads) return;
+  uint64_t global_t = first_thread + t;
+  uint64_t first = global_t * per_thread;
+  if (first >= total) return;
+  uint32_t count = total - first < per_thread ? uint32_t(total - first) : per_thread;
+  // start = (global_t + 1) D by double-and-add.
+  uint64_t mult = global_t + 1;
+  Xyzz<F> acc = Xyzz<F>::infinity();
+  for (int bit = 63; bit >= 0; --bit) {
+    acc = acc.is_infinity() ? acc : acc.dbl();
+    if ((mult >> bit) & 1) acc.add_affine(d);
+  }
+  Xyzz<F>* my = scratch + size_t(t) * per_thread;
+  F* pre = prefix + size_t(t) * per_thread;
+  F running = F::one();
+  for (uint32_t k = 0; k < count; ++k) {
+    my[k] = acc;
+    running = running * (acc.ZZ * acc.ZZZ);
+    pre[k] = running;
+    acc.add_affine(q);
+  }
+  F inv = field_inverse(running);
+  for (uint32_t k = count; k-- > 0;) {
+    Xyzz<F> p = my[k];
+    F zinv = k ? inv * pre[k - 1] : inv;  // (ZZ * ZZZ)^-1 of point k
+    inv = inv * (p.ZZ * p.ZZZ);
+    DevAffine<F> a;
+    a.x = p.X * (zinv * p.ZZZ);  // 1/ZZ = ZZZ / (ZZ ZZZ)
+    a.y = p.Y * (zinv * p.ZZ);   // 1/ZZZ = ZZ / (ZZ ZZZ)
+    out[first + k] = a;
+  }
+}
+
+}  // namespace
+
+template <class Cfg>
+typename Msm<Cfg>::DeviceAffine* generate_points_on_device(std::size_t count, std::uint64_t seed) {
+  using F = typename DeviceField<Cfg>::type;
+  using DA = typename Msm<Cfg>::DeviceAffine;
+  // Two random multiples of the generator, computed on the host.
+  std::uint64_t x = seed * 0x9e3779b97f4a7c15ull + 1;
+  auto next = [&x] {
+    x ^= x << 13;
+    x ^= x >> 7;
+    x ^= x << 17;
+    return x;
+  };
+  algebra::Limbs<4> kd{next(), next(), next(), next() >> 2}, kq{next(), next(), next(), next() >> 2};
+  auto g = algebra::Jacobian<Cfg>::generator();
+  DA d = Msm<Cfg>::to_device(g.mul_limbs(kd).to_affine());
+  DA q = Msm<Cfg>::to_device(g.mul_limbs(kq).to_affine());
+  DevAffine<F> dd, qq;
+  std::memcpy(&dd, &d, sizeof dd);
+  std::memcpy(&qq, &q, sizeof qq);
+
+  DA* out = nullptr;
+  CUDA_OK(cudaMalloc(reinterpret_cast<void**>(&out), std::max<std::size_t>(count, 1) * sizeof(DA)));
+  const uint32_t per_thread = 64;
+  const uint32_t threads_per_launch = 1u << 16;  // 2^22 points per launch
+  DeviceBuffer<Xyzz<F>> scratch(std::size_t(threads_per_launch) * per_thread);
+  DeviceBuffer<F> prefix(std::size_t(threads_per_launch) * per_thread);
+  const uint64_t total_threads = (count + per_thread - 1) / per_thread;
+  for (uint64_t first = 0; first < total_threads; first += threads_per_launch) {
+    uint32_t threads = uint32_t(std::min<uint64_t>(threads_per_launch, total_threads - first));
+    walk_points_kernel<F><<<(threads + 127) / 128, 128>>>(reinterpret_cast<DevAffine<F>*>(out), first, threads,
+                                                          per_thread, count, dd, qq, scratch.data(),
+                                                          prefix.data());
+    CUDA_LAUNCH_OK();
+  }
+  CUDA_OK(cudaDeviceSynchronize());
+  return out;
+}
+
+}  // namespace cuzk::gpu

@@ -1,0 +1,347 @@
+// Fr NTT: radix-2 passes of up to 10 stages each in shared memory (1024 elements per block), Gentleman-
+// Sande (decimation in frequency: natural in, bit-reversed out) or Cooley-Tukey (decimation in time:
+// bit-reversed in, natural out). A transform of 2^27 takes 3 passes over device memory. Coset scaling
+// and the 1/n factor are fused into the first / last pass.
+#include <algorithm>
+#include <cstring>
+#include <vector>
+
+#include "gpu/cuda_check.hpp"
+#include "gpu/field.cuh"
+#include "gpu/ntt.hpp"
+
+namespace cuzk::gpu {
+namespace {
+
+using algebra::Fr;
+
+constexpr unsigned kBlockLog = 10;    // elements per block = 2^10: 32 KiB of shared memory
+constexpr unsigned kPowLoBits = 12;   // power tables: x^i = hi[i >> 12] * lo[i & 4095]
+constexpr unsigned kPowLoSize = 1u << kPowLoBits;
+
+struct PassParams {
+  unsigned lg;         // log2 of the transform size
+  unsigned lo_bit;     // lowest stage (butterfly half-distance bit) of this pass
+  unsigned k;          // number of stages in this pass
+  unsigned t;          // column bits: the block holds 2^t independent groups of 2^k elements
+  unsigned tw_shift;   // max_log - lg: twiddle table index = exponent << tw_shift
+  unsigned half_table; // N/2 of the twiddle table (for inverse twiddles)
+  bool dif;            // Gentleman-Sande stages (decreasing) or Cooley-Tukey (increasing)
+  bool inverse;
+  bool pre_coset;      // multiply loaded coefficient i by g^i
+  bool pre_bitrev;     //   i = bitrev(position) (input is bit-reversed)
+  bool post_coset;     // multiply stored coefficient i by g^-i
+  bool post_bitrev;    //   i = bitrev(position)
+  bool post_scale;     // multiply stored values by `scale`
+  DevFr scale;
+};
+
+__device__ __forceinline__ DevFr table_power(const DevFr* lo, const DevFr* hi, uint32_t i) {
+  return hi[i >> kPowLoBits] * lo[i & (kPowLoSize - 1)];
+}
+
+__device__ __forceinline__ uint32_t bit_reverse(uint32_t x, unsigned lg) { return __brev(x) >> (32 - lg); }
+
+// Global index of local element l of block b (see plan_passes for the two layouts).
+__device__ __forceinline__ uint32_t global_index(const PassParams& p, uint32_t b, uint32_t l) {
+  if (p.lo_bit == 0) return (b << (p.t + p.k)) | l;  // contiguous block
+  uint32_t col = l & ((1u << p.t) - 1);
+  uint32_t mid = l >> p.t;
+  uint32_t low_hi_bits = p.lo_bit - p.t;
+  uint32_t low_hi = b & ((1u << low_hi_bits) - 1);
+  uint32_t high = b >> low_hi_bits;
+  return (high << (p.lo_bit + p.k)) | (mid << p.lo_bit) | (low_hi << p.t) | col;
+}
+
+__device__ __forceinline__ DevFr twiddle(const PassParams& p, const DevFr* tw, uint32_t g0, unsigned sigma) {
+  uint32_t j = g0 & ((1u << sigma) - 1);
+  uint32_t e = (j << (p.lg - 1 - sigma)) << p.tw_shift;
+  if (!p.inverse) return tw[e];
+  if (e == 0) return tw[0];
+  return -tw[p.half_table - e];  // w^-e = w^(N - e) = -w^(N/2 - e)
+}
+
+__global__ void __launch_bounds__(512) ntt_pass_kernel(DevFr* __restrict__ data, PassParams p,
+                                                       const DevFr* __restrict__ tw,
+                                                       const DevFr* __restrict__ g_lo, const DevFr* __restrict__ g_hi,
+                                                       const DevFr* __restrict__ gi_lo,
+                                                       const DevFr* __restrict__ gi_hi) {
+  extern __shared__ uint32_t smem[];  // 8 words x E elements, word-major (conflict-free)
+  const uint32_t E = 1u << (p.k + p.t);
+  const uint32_t half = E >> 1;
+  const uint32_t b = blockIdx.x;
+  const uint32_t mid_shift = p.lo_bit == 0 ? 0 : p.t;
+
+  for (uint32_t l = threadIdx.x; l < E; l += blockDim.x) {
+    uint32_t g = global_index(p, b, l);
+    DevFr x = data[g];
+    if (p.pre_coset) x = x * table_power(g_lo, g_hi, p.pre_bitrev ? bit_reverse(g, p.lg) : g);
+#pragma unroll
+    for (int w = 0; w < 8; ++w) smem[w * E + l] = x.v[w];
+  }
+  __syncthreads();
+
+  for (unsigned step = 0; step < p.k; ++step) {
+    unsigned q = p.dif ? p.k - 1 - step : step;  // local stage
+    unsigned s = q + mid_shift;                  // bit of the local index
+    for (uint32_t tau = threadIdx.x; tau < half; tau += blockDim.x) {
+      uint32_t l0 = ((tau >> s) << (s + 1)) | (tau & ((1u << s) - 1));
+      uint32_t l1 = l0 | (1u << s);
+      DevFr u, v;
+#pragma unroll
+      for (int w = 0; w < 8; ++w) {
+        u.v[w] = smem[w * E + l0];
+        v.v[w] = smem[w * E + l1];
+      }
+      DevFr wv = twiddle(p, tw, global_index(p, b, l0), p.lo_bit + q);
+      DevFr r0, r1;
+      if (p.dif) {
+        r0 = u + v;
+        r1 = (u - v) * wv;
+      } else {
+        DevFr vw = v * wv;
+        r0 = u + vw;
+        r1 = u - vw;
+      }
+#pragma unroll
+      for (int w = 0; w < 8; ++w) {
+        smem[w * E + l0] = r0.v[w];
+        smem[w * E + l1] = r1.v[w];
+      }
+    }
+    __syncthreads();
+  }
+
+  for (uint32_t l = threadIdx.x; l < E; l += blockDim.x) {
+    uint32_t g = global_index(p, b, l);
+    DevFr x;
+#pragma unroll
+    for (int w = 0; w < 8; ++w) x.v[w] = smem[w * E + l];
+    if (p.post_scale) x = x * p.scale;
+    if (p.post_coset) x = x * table_power(gi_lo, gi_hi, p.post_bitrev ? bit_reverse(g, p.lg) : g);
+    data[g] = x;
+  }
+}
+
+__global__ void bit_reverse_kernel(DevFr* __restrict__ data, unsigned lg, uint32_t n) {
+  uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n) return;
+  uint32_t j = bit_reverse(i, lg);
+  if (i < j) {
+    DevFr a = data[i], b = data[j];
+    data[i] = b;
+    data[j] = a;
+  }
+}
+
+// Multiplies element i by a power (lo/hi tables) and a constant: used when no pass can carry it.
+__global__ void scale_kernel(DevFr* __restrict__ data, uint32_t n, DevFr scale, bool use_table, bool bitrev,
+                             unsigned lg, const DevFr* __restrict__ lo, const DevFr* __restrict__ hi) {
+  uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n) return;
+  DevFr x = data[i] * scale;
+  if (use_table) x = x * table_power(lo, hi, bitrev && lg ? bit_reverse(i, lg) : i);
+  data[i] = x;
+}
+
+__global__ void build_table_kernel(DevFr* __restrict__ out, uint64_t count, const DevFr* __restrict__ lo,
+                                   const DevFr* __restrict__ hi) {
+  uint64_t i = blockIdx.x * static_cast<uint64_t>(blockDim.x) + threadIdx.x;
+  if (i < count) out[i] = hi[i >> kPowLoBits] * lo[i & (kPowLoSize - 1)];
+}
+
+// h_i = (a_i * b_i - c_i) * z_inv
+__global__ void h_pointwise_kernel(DevFr* __restrict__ a, const DevFr* __restrict__ b,
+                                   const DevFr* __restrict__ c, uint32_t n, DevFr z_inv) {
+  uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) a[i] = (a[i] * b[i] - c[i]) * z_inv;
+}
+
+DevFr to_dev(const Fr& x) {
+  DevFr d;
+  static_assert(sizeof d == sizeof x);
+  std::memcpy(&d, &x, sizeof d);
+  return d;
+}
+
+// Powers base^(i * stride_exp) ... as two host tables: lo[j] = base^j (j < 4096), hi[j] = base^(4096 j).
+void power_tables(const Fr& base, std::size_t hi_count, std::vector<Fr>& lo, std::vector<Fr>& hi) {
+  lo.assign(kPowLoSize, Fr::one());
+  for (std::size_t j = 1; j < kPowLoSize; ++j) lo[j] = lo[j - 1] * base;
+  Fr step = lo[kPowLoSize - 1] * base;  // base^4096
+  hi.assign(std::max<std::size_t>(hi_count, 1), Fr::one());
+  for (std::size_t j = 1; j < hi.size(); ++j) hi[j] = hi[j - 1] * step;
+}
+
+// Primitive 2^lg-th root of unity as bellperson derives it: ROOT_OF_UNITY (order 2^32) squared 32-lg times.
+Fr root_of_unity(unsigned lg) {
+  Fr w = Fr::generator().pow(Fr::kTrace);
+  for (unsigned i = lg; i < Fr::kTwoAdicity; ++i) w = w.square();
+  return w;
+}
+
+struct Pass {
+  unsigned lo_bit, k, t;
+};
+
+// Splits lg stages into passes of at most kBlockLog - 1 stages (so that every block can hold two or
+// more columns for wider memory transactions), each block holding 2^kBlockLog elements when possible.
+// Passes are listed from the top stage down (the order of decimation in frequency).
+std::vector<Pass> plan_passes(unsigned lg) {
+  std::vector<Pass> passes;
+  if (lg <= kBlockLog) {
+    passes.push_back({0, lg, 0});
+    return passes;
+  }
+  unsigned count = (lg + kBlockLog - 2) / (kBlockLog - 1);
+  unsigned top = lg;
+  for (unsigned i = 0; i < count; ++i) {
+    unsigned k = (top + (count - i) - 1) / (count - i);  // spread evenly, larger first
+    unsigned lo = top - k;
+    unsigned t = kBlockLog - k;
+    if (lo != 0) t = std::min(t, lo);
+    passes.push_back({lo, k, t});
+    top = lo;
+  }
+  return passes;
+}
+
+}  // namespace
+
+NttContext::NttContext(unsigned max_log_size, cudaStream_t stream) : max_log_(std::max(1u, max_log_size)) {
+  if (max_log_ > kMaxLogSize) throw GpuError("NttContext: domain larger than 2^28");
+  const std::size_t n = std::size_t{1} << max_log_;
+  const std::size_t half = n / 2;
+  std::vector<Fr> lo, hi;
+  // Twiddles w^e, e < N/2.
+  power_tables(root_of_unity(max_log_), (half + kPowLoSize - 1) / kPowLoSize, lo, hi);
+  DeviceBuffer<Fr> d_lo(lo.size()), d_hi(hi.size());
+  d_lo.upload(lo, stream);
+  d_hi.upload(hi, stream);
+  twiddles_ = DeviceBuffer<Fr>(half);
+  build_table_kernel<<<(half + 255) / 256, 256, 0, stream>>>(reinterpret_cast<DevFr*>(twiddles_.data()), half,
+                                                             reinterpret_cast<const DevFr*>(d_lo.data()),
+                                                             reinterpret_cast<const DevFr*>(d_hi.data()));
+  CUDA_LAUNCH_OK();
+  // Coset generator powers, i < N.
+  std::size_t hi_count = (n + kPowLoSize - 1) / kPowLoSize;
+  std::vector<Fr> glo, ghi, gilo, gihi;
+  power_tables(Fr::generator(), hi_count, glo, ghi);
+  power_tables(Fr::generator().inverse(), hi_count, gilo, gihi);
+  gen_lo_ = DeviceBuffer<Fr>(glo.size());
+  gen_hi_ = DeviceBuffer<Fr>(ghi.size());
+  gen_inv_lo_ = DeviceBuffer<Fr>(gilo.size());
+  gen_inv_hi_ = DeviceBuffer<Fr>(gihi.size());
+  gen_lo_.upload(glo, stream);
+  gen_hi_.upload(ghi, stream);
+  gen_inv_lo_.upload(gilo, stream);
+  gen_inv_hi_.upload(gihi, stream);
+  CUDA_OK(cudaStreamSynchronize(stream));  // the host vectors and d_lo/d_hi go out of scope
+}
+
+void NttContext::transform(Fr* d_values, unsigned lg, NttDirection direction, NttOrder input, NttOrder output,
+                           bool coset, cudaStream_t stream) const {
+  if (lg > max_log_) throw GpuError("NttContext::transform: domain larger than the context's");
+  DevFr* data = reinterpret_cast<DevFr*>(d_values);
+  const uint32_t n = 1u << lg;
+  const bool inverse = direction == NttDirection::kInverse;
+  const auto* tw = reinterpret_cast<const DevFr*>(twiddles_.data());
+  const auto* glo = reinterpret_cast<const DevFr*>(gen_lo_.data());
+  const auto* ghi = reinterpret_cast<const DevFr*>(gen_hi_.data());
+  const auto* gilo = reinterpret_cast<const DevFr*>(gen_inv_lo_.data());
+  const auto* gihi = reinterpret_cast<const DevFr*>(gen_inv_hi_.data());
+
+  if (lg == 0) {  // a transform of size 1 is the identity (g^0 = 1, 1/1 = 1)
+    return;
+  }
+  auto permute = [&] {
+    bit_reverse_kernel<<<(n + 255) / 256, 256, 0, stream>>>(data, lg, n);
+    CUDA_LAUNCH_OK();
+  };
+
+  // NN and RR go through one permutation and the NR kernel (GS).
+  bool dif = true;
+  bool permute_before = false, permute_after = false;
+  bool pre_bitrev = false, post_bitrev = true;
+  if (input == NttOrder::kNatural && output == NttOrder::kBitReversed) {
+  } else if (input == NttOrder::kBitReversed && output == NttOrder::kNatural) {
+    dif = false;
+    pre_bitrev = true;
+    post_bitrev = false;
+  } else if (input == NttOrder::kNatural && output == NttOrder::kNatural) {
+    permute_after = true;
+  } else {
+    permute_before = true;
+  }
+  if (permute_before) permute();
+
+  std::vector<Pass> passes = plan_passes(lg);
+  if (!dif) std::reverse(passes.begin(), passes.end());
+  Fr n_inv = Fr::from_u64(n).inverse();
+  for (std::size_t i = 0; i < passes.size(); ++i) {
+    PassParams p{};
+    p.lg = lg;
+    p.lo_bit = passes[i].lo_bit;
+    p.k = passes[i].k;
+    p.t = passes[i].t;
+    p.tw_shift = max_log_ - lg;
+    p.half_table = 1u << (max_log_ - 1);
+    p.dif = dif;
+    p.inverse = inverse;
+    p.pre_coset = i == 0 && coset && !inverse;
+    p.pre_bitrev = pre_bitrev;
+    bool last = i + 1 == passes.size();
+    p.post_coset = last && coset && inverse;
+    p.post_bitrev = post_bitrev;
+    p.post_scale = last && inverse;
+    p.scale = to_dev(n_inv);
+    const uint32_t elements = 1u << (p.k + p.t);
+    const uint32_t blocks = n / elements;
+    const uint32_t threads = std::max(1u, std::min(512u, elements / 2));
+    const std::size_t smem = std::size_t{elements} * sizeof(DevFr);
+    ntt_pass_kernel<<<blocks, threads, smem, stream>>>(data, p, tw, glo, ghi, gilo, gihi);
+    CUDA_LAUNCH_OK();
+  }
+  if (permute_after) permute();
+}
+
+void NttContext::compute_h(Fr* d_a, Fr* d_b, Fr* d_c, unsigned lg, cudaStream_t stream) const {
+  if (lg > max_log_) throw GpuError("NttContext::compute_h: domain larger than the context's");
+  const uint32_t n = 1u << lg;
+  for (Fr* x : {d_a, d_b, d_c}) {
+    // Evaluations -> coefficients (bit-reversed), then -> evaluations on the coset g*H (natural).
+    transform(x, lg, NttDirection::kInverse, NttOrder::kNatural, NttOrder::kBitReversed, false, stream);
+    transform(x, lg, NttDirection::kForward, NttOrder::kBitReversed, NttOrder::kNatural, true, stream);
+  }
+  // Z(X) = X^n - 1 is the constant g^n - 1 on the coset.
+  Fr z = Fr::generator().pow(static_cast<std::uint64_t>(n)) - Fr::one();
+  h_pointwise_kernel<<<(n + 255) / 256, 256, 0, stream>>>(reinterpret_cast<DevFr*>(d_a),
+                                                          reinterpret_cast<const DevFr*>(d_b),
+                                                          reinterpret_cast<const DevFr*>(d_c), n,
+                                                          to_dev(z.inverse()));
+  CUDA_LAUNCH_OK();
+  transform(d_a, lg, NttDirection::kInverse, NttOrder::kNatural, NttOrder::kNatural, true, stream);
+}
+
+std::vector<Fr> compute_h(const std::vector<Fr>& a, const std::vector<Fr>& b, const std::vector<Fr>& c) {
+  if (a.empty() || a.size() != b.size() || a.size() != c.size())
+    throw GpuError("gpu::compute_h: a, b, c must be non-empty and of equal length");
+  unsigned lg = 0;
+  while ((std::size_t{1} << lg) < a.size()) ++lg;
+  if (lg > NttContext::kMaxLogSize) throw GpuError("gpu::compute_h: domain larger than 2^28");
+  const std::size_t m = std::size_t{1} << lg;
+  Stream stream;
+  NttContext ctx(lg, stream);
+  DeviceBuffer<Fr> da(m), db(m), dc(m);
+  for (auto* d : {&da, &db, &dc}) d->zero(stream);
+  da.upload(a, stream);
+  db.upload(b, stream);
+  dc.upload(c, stream);
+  ctx.compute_h(da.data(), db.data(), dc.data(), lg, stream);
+  std::vector<Fr> h(m - 1);
+  if (m > 1) da.download(h, stream);
+  stream.synchronize();
+  return h;
+}
+
+}  // namespace cuzk::gpu

@@ -1,0 +1,56 @@
+// Number-theoretic transforms over the BLS12-381 scalar field Fr on the GPU, and the H step of
+// Groth16 (spec 9.1) built from them.
+//
+// Semantics follow the CPU prover (prover/groth16/domain.hpp): a forward transform evaluates
+// sum_i x_i w^(ij) with w the primitive 2^k-th root of unity 7^((r-1)/2^k) squared down as bellperson
+// does; the inverse uses w^-1 and scales by 1/n; the coset variants use the multiplicative generator
+// g = 7: a forward coset transform first multiplies coefficient i by g^i, an inverse coset transform
+// multiplies output coefficient i by g^-i afterwards. Values are Fr in Montgomery form (the host
+// algebra::Fr layout). Orders: natural or bit-reversed, independently for input and output.
+#pragma once
+
+#include <cuda_runtime_api.h>
+
+#include <vector>
+
+#include "gpu/device_buffer.hpp"
+#include "prover/algebra/bls12_381.hpp"
+
+namespace cuzk::gpu {
+
+enum class NttOrder { kNatural, kBitReversed };
+enum class NttDirection { kForward, kInverse };
+
+// Holds the device tables (roots of unity for the largest domain, powers of the coset generator) for
+// every domain size 2^1 .. 2^max_log_size. Build once, use for many transforms.
+class NttContext {
+ public:
+  static constexpr unsigned kMaxLogSize = 28;
+
+  explicit NttContext(unsigned max_log_size, cudaStream_t stream = nullptr);
+  unsigned max_log_size() const { return max_log_; }
+
+  // In place on 2^log_size device values (log_size 0 .. max_log_size). Asynchronous on `stream`.
+  void transform(algebra::Fr* d_values, unsigned log_size, NttDirection direction, NttOrder input,
+                 NttOrder output, bool coset, cudaStream_t stream) const;
+
+  // The H step on the device: a, b, c are 2^log_size values each (the per-constraint evaluations,
+  // zero-padded), natural order. Leaves the coefficients of h in d_a, natural order (the first
+  // 2^log_size - 1 are h; the last is zero for a satisfied witness). d_b and d_c are clobbered.
+  void compute_h(algebra::Fr* d_a, algebra::Fr* d_b, algebra::Fr* d_c, unsigned log_size,
+                 cudaStream_t stream) const;
+
+ private:
+  unsigned max_log_;
+  DeviceBuffer<algebra::Fr> twiddles_;  // w_N^e for e < N/2, N = 2^max_log
+  // g^i = hi[i >> 12] * lo[i & 4095] for the coset generator g and for g^-1.
+  DeviceBuffer<algebra::Fr> gen_lo_, gen_hi_, gen_inv_lo_, gen_inv_hi_;
+};
+
+// Host convenience with exactly the CPU prover's contract (groth16::compute_h): a, b, c of equal length
+// n >= 1; returns the m - 1 coefficients of h, m = the smallest power of two >= n. Uploads, runs on
+// the current device, downloads. Throws GpuError.
+std::vector<algebra::Fr> compute_h(const std::vector<algebra::Fr>& a, const std::vector<algebra::Fr>& b,
+                                   const std::vector<algebra::Fr>& c);
+
+}  // namespace cuzk::gpu

@@ -1,0 +1,99 @@
+#include "pce/cache.hpp"
+
+#include <spdlog/spdlog.h>
+
+#include <chrono>
+#include <cstdlib>
+#include <system_error>
+
+#include "io/param_names.hpp"
+#include "pce/errors.hpp"
+
+namespace cuzk::pce {
+
+namespace fs = std::filesystem;
+
+fs::path default_cache_dir() {
+  const char* env = std::getenv("CUZK_PCE_CACHE");
+  if (env != nullptr && *env != '\0') return env;
+  return io::parameter_cache_dir() / "pce";
+}
+
+fs::path cache_path(const fs::path& cache_dir, const CacheKey& key) {
+  bool ok = !key.name.empty() && key.name.front() != '.';
+  for (char ch : key.name) {
+    const bool allowed = (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') || (ch >= '0' && ch <= '9') ||
+                         ch == '.' || ch == '_' || ch == '-';
+    ok = ok && allowed;
+  }
+  if (!ok) throw PceError(PceErrorKind::kLimits, "invalid PCE cache name '" + key.name + "'");
+  return cache_dir / (key.name + ".pce");
+}
+
+LoadResult load_or_build(const fs::path& cache_dir, const CacheKey& key, const BuildFn& build_fn,
+                         bool readonly, const WriteOptions& write_options) {
+  using Clock = std::chrono::steady_clock;
+  const auto start = Clock::now();
+  auto seconds_since = [](Clock::time_point t) {
+    return std::chrono::duration<double>(Clock::now() - t).count();
+  };
+  LoadResult result;
+  result.path = cache_path(cache_dir, key);
+  try {
+    result.pce = read_cache_file(result.path, key.description, write_options.threads);
+    result.seconds = seconds_since(start);
+    spdlog::info("PCE loaded from {} in {:.2f} s", result.path.string(), result.seconds);
+    return result;
+  } catch (const PceError& e) {
+    switch (e.kind()) {
+      case PceErrorKind::kMissing:
+        if (readonly) {
+          throw PceError(PceErrorKind::kReadonly,
+                         result.path.string() +
+                             ": no PCE cache file, and --pce-readonly forbids building "
+                             "one (run `cuzk pce build` first)");
+        }
+        break;
+      case PceErrorKind::kNotACache:
+      case PceErrorKind::kVersion:
+      case PceErrorKind::kOtherCircuit:
+      case PceErrorKind::kTruncated:
+      case PceErrorKind::kCorrupt:
+        if (readonly) {
+          throw PceError(PceErrorKind::kReadonly,
+                         std::string(e.what()) + "; --pce-readonly forbids rebuilding the cache");
+        }
+        spdlog::warn("PCE cache not used: {}; rebuilding it", e.what());
+        result.rebuild_reason = e.what();
+        break;
+      default:
+        throw;
+    }
+  }
+
+  const auto build_start = Clock::now();
+  result.pce = build_fn();
+  result.built = true;
+  spdlog::info("PCE built in {:.2f} s: {} constraints, {} entries", seconds_since(build_start),
+               result.pce.num_constraints(), result.pce.nnz());
+  std::error_code ec;
+  fs::create_directories(cache_dir, ec);
+  if (ec) {
+    spdlog::warn("PCE cache not written: cannot create {}: {}", cache_dir.string(), ec.message());
+  } else {
+    try {
+      const auto write_start = Clock::now();
+      const CacheHeader h = write_cache_file(result.path, result.pce, key.description, write_options);
+      spdlog::info("PCE written to {} ({} bytes) in {:.2f} s", result.path.string(), h.file_size,
+                   seconds_since(write_start));
+    } catch (const PceError& e) {
+      if (e.kind() != PceErrorKind::kIo) throw;
+      // The circuit is built: proving can go on; the next run will try to write the cache again.
+      spdlog::warn("PCE cache not written: {}", e.what());
+    }
+  }
+  result.seconds = seconds_since(start);
+  return result;
+}
+
+}  // namespace cuzk::pce

@@ -1,0 +1,58 @@
+// Load-or-build: the PCE of a circuit comes from its cache file when that file is valid for the circuit,
+// and is otherwise extracted (build_fn: typically a CompactRecorder run of the circuit), written
+// atomically and returned.
+//
+//   pce::CacheKey key{"porep-2KiB", "stacked-drg v1 nodes=64 layers=2 challenges=2 arities=8-0-0"};
+//   pce::LoadResult r = pce::load_or_build(pce::default_cache_dir(), key, [&] {
+//     pce::CompactRecorder cs;
+//     porep::synthesize_stacked_circuit(cs, shape, porep::PartitionWitness::blank(shape));
+//     return cs.finish();
+//   });
+//
+// A cache file that is corrupt, truncated, of another format version or for another circuit is never
+// used: it is reported (spdlog warn) and rebuilt in place, or, with `readonly`, refused with
+// PceError(kReadonly) naming the file and the problem. A missing file with `readonly` is refused too
+// (read-only means the cache directory is provisioned ahead, e.g. by `cuzk pce build`).
+#pragma once
+
+#include <filesystem>
+#include <functional>
+#include <string>
+
+#include "pce/cache_file.hpp"
+#include "pce/compact_r1cs.hpp"
+
+namespace cuzk::pce {
+
+// CUZK_PCE_CACHE when set and not empty, else <parameter cache>/pce with the parameter cache of
+// io::parameter_cache_dir() (FIL_PROOFS_PARAMETER_CACHE, default /var/tmp/filecoin-proof-parameters).
+std::filesystem::path default_cache_dir();
+
+struct CacheKey {
+  // File stem: the cache file is <dir>/<name>.pce. Letters, digits, '.', '_' and '-' only. A circuit whose
+  // definition changes keeps its name and gets a new description: the old file is then detected as
+  // "another circuit" and replaced, instead of piling up.
+  std::string name;
+  // The canonical description of everything that defines the circuit's shape; its SHA-256 is the
+  // circuit id stored in the file.
+  std::string description;
+};
+
+std::filesystem::path cache_path(const std::filesystem::path& cache_dir, const CacheKey& key);
+
+struct LoadResult {
+  CompactR1cs pce;
+  std::filesystem::path path;
+  bool built = false;          // false: loaded from the cache file
+  std::string rebuild_reason;  // why an existing file was not used (empty when it was, or none existed)
+  double seconds = 0;          // loading, or building + writing
+};
+
+using BuildFn = std::function<CompactR1cs()>;
+
+// Throws PceError: kReadonly (see above), kIo when the directory or file cannot be created or written,
+// kLimits from building; anything build_fn throws passes through.
+LoadResult load_or_build(const std::filesystem::path& cache_dir, const CacheKey& key, const BuildFn& build_fn,
+                         bool readonly = false, const WriteOptions& write_options = {});
+
+}  // namespace cuzk::pce

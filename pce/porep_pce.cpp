@@ -1,0 +1,64 @@
+#include "pce/porep_pce.hpp"
+
+#include <fmt/format.h>
+
+#include "pce/compact_recorder.hpp"
+#include "pce/evaluate.hpp"
+#include "prover/r1cs/constraint_system.hpp"
+
+namespace cuzk::pce {
+
+namespace {
+
+// 2048 -> "2KiB", 34359738368 -> "32GiB"; other sizes in bytes ("256B").
+std::string size_label(std::uint64_t bytes) {
+  static constexpr const char* kUnits[] = {"B", "KiB", "MiB", "GiB", "TiB"};
+  int unit = 0;
+  while (unit < 4 && bytes >= 1024 && bytes % 1024 == 0) {
+    bytes /= 1024;
+    ++unit;
+  }
+  return fmt::format("{}{}", bytes, kUnits[unit]);
+}
+
+// rfp NODE_SIZE: 32 bytes per node.
+constexpr std::uint64_t kNodeBytes = 32;
+
+}  // namespace
+
+std::string porep_circuit_description(const porep::StackedCircuitShape& shape) {
+  return fmt::format("stacked-drg r{} nodes={} layers={} challenges={} arities={}-{}-{}",
+                     kStackedCircuitRevision, shape.nodes, shape.layers, shape.challenges, shape.base_arity,
+                     shape.sub_arity, shape.top_arity);
+}
+
+CacheKey porep_cache_key(const porep::StackedCircuitShape& shape) {
+  return {fmt::format("stacked-drg-{}-c{}-{}-{}-{}", size_label(shape.nodes * kNodeBytes), shape.challenges,
+                      shape.base_arity, shape.sub_arity, shape.top_arity),
+          porep_circuit_description(shape)};
+}
+
+CompactR1cs build_porep_pce(const porep::StackedCircuitShape& shape) {
+  CompactRecorder cs;
+  porep::synthesize_stacked_circuit(cs, shape, porep::PartitionWitness::blank(shape));
+  return cs.finish();
+}
+
+LoadResult load_or_build_porep(const std::filesystem::path& cache_dir,
+                               const porep::StackedCircuitShape& shape, bool readonly,
+                               const WriteOptions& write_options) {
+  return load_or_build(
+      cache_dir, porep_cache_key(shape), [&] { return build_porep_pce(shape); }, readonly, write_options);
+}
+
+groth16::ProverInput porep_prover_input(const CompactR1cs& pce, const porep::StackedCircuitShape& shape,
+                                        const porep::PartitionWitness& witness, unsigned threads) {
+  r1cs::WitnessGen cs;
+  cs.reserve(pce.num_inputs, pce.num_aux);
+  porep::synthesize_stacked_circuit(cs, shape, witness);
+  std::vector<Fr> inputs = std::move(cs.mutable_inputs());
+  std::vector<Fr> aux = std::move(cs.mutable_aux());
+  return make_prover_input(pce, std::move(inputs), std::move(aux), threads);
+}
+
+}  // namespace cuzk::pce

@@ -1,0 +1,300 @@
+#include "prover/pipeline/prove.hpp"
+
+#include <spdlog/spdlog.h>
+#include <yaml-cpp/yaml.h>
+
+#include <filesystem>
+#include <nlohmann/json.hpp>
+#include <set>
+
+#include "io/atomic_file.hpp"
+#include "io/c1_file.hpp"
+#include "io/param_names.hpp"
+#include "prover/algebra/hex_bytes.hpp"
+#include "prover/groth16/prover.hpp"
+#include "prover/groth16/randomness.hpp"
+#include "prover/groth16/verifier.hpp"
+#include "prover/porep/c1_validate.hpp"
+#include "prover/porep/challenges.hpp"
+#include "prover/porep/synthesis.hpp"
+
+namespace cuzk::pipeline {
+
+namespace {
+
+io::SectorSize io_size(const porep::SectorShape& shape) { return static_cast<io::SectorSize>(shape.sector_size); }
+
+std::string sector_name(const std::string& c1_path, const porep::C1Output& c1) {
+  if (c1.sector_num) return std::to_string(*c1.sector_num);
+  return std::filesystem::path(c1_path).stem().string();
+}
+
+void progress(const ProveOptions& o, const std::string& message) {
+  if (o.progress) o.progress(message);
+}
+
+}  // namespace
+
+std::string ParameterStore::params_path(const porep::SectorShape& shape) const {
+  return (std::filesystem::path(dir_) / io::porep_param_file_name(io_size(shape), io::ParamFileKind::kParams))
+      .string();
+}
+
+std::string ParameterStore::vk_path(const porep::SectorShape& shape) const {
+  return (std::filesystem::path(dir_) / io::porep_param_file_name(io_size(shape), io::ParamFileKind::kVerifyingKey))
+      .string();
+}
+
+const groth16::Parameters& ParameterStore::params_for(const porep::SectorShape& shape, PhaseTime* load_time) {
+  auto it = params_.find(shape.sector_size);
+  if (it != params_.end()) return *it->second;
+  std::string path = params_path(shape);
+  if (!std::filesystem::exists(path))
+    throw PipelineError(PipelineError::Kind::kMissingParameters,
+                        "no Groth16 parameters for " + std::string(shape.label) + " sectors: " + path +
+                            " does not exist (fetch the production parameters, or make test parameters with "
+                            "`cuzk params setup --sector-size " + std::string(shape.label) + "`)");
+  PhaseTimer timer;
+  // rust-fil-proofs reads .params vectors without the subgroup checks (spec 5.1); the proof is
+  // verified against the checked verifying key afterwards anyway.
+  auto params = std::make_unique<groth16::Parameters>(
+      groth16::Parameters::read(path, algebra::PointCheck::kUnchecked));
+  if (load_time) *load_time += timer.elapsed();
+  return *(params_[shape.sector_size] = std::move(params));
+}
+
+const groth16::VerifyingKey& ParameterStore::vk_for(const porep::SectorShape& shape) {
+  auto it = vks_.find(shape.sector_size);
+  if (it != vks_.end()) return *it->second;
+  std::string path = vk_path(shape);
+  if (!std::filesystem::exists(path))
+    throw PipelineError(PipelineError::Kind::kMissingParameters,
+                        "no verifying key for " + std::string(shape.label) + " sectors: " + path + " does not exist");
+  return *(vks_[shape.sector_size] = std::make_unique<groth16::VerifyingKey>(groth16::VerifyingKey::read(path)));
+}
+
+bool verify_sector_proofs(const groth16::VerifyingKey& vk, const porep::RegisteredSealProof& proof,
+                          const porep::Domain& replica_id, const porep::Domain& comm_d, const porep::Domain& comm_r,
+                          const porep::Domain& seed, const std::vector<groth16::Proof>& proofs) {
+  if (proofs.size() != proof.partitions()) return false;
+  std::vector<std::vector<algebra::Fr>> inputs;
+  for (unsigned k = 0; k < proofs.size(); ++k)
+    inputs.push_back(porep::generate_public_inputs(proof, replica_id, comm_d, comm_r, seed, k));
+  groth16::PreparedVerifyingKey pvk = groth16::prepare_verifying_key(vk);
+  return groth16::verify_batch(pvk, proofs, inputs);
+}
+
+RunReport prove_c1_files(const std::vector<std::string>& c1_paths, const ProveOptions& options) {
+  PhaseTimer run_timer;
+  RunReport run;
+  ParameterStore store(options.params_dir);
+  std::set<std::string> names;
+  std::filesystem::create_directories(options.output_dir);
+
+  for (const std::string& path : c1_paths) {
+    PhaseTimer sector_timer;
+    SectorReport report;
+    report.c1_path = path;
+
+    progress(options, "parsing " + path);
+    PhaseTimer parse_timer;
+    porep::C1Output c1 = io::read_c1_file(path);
+    report.phases["parse"] = parse_timer.elapsed();
+
+    PhaseTimer validate_timer;
+    porep::validate_c1(c1, path);
+    const porep::RegisteredSealProof& proof = *c1.registered_proof;
+    report.proof_type = std::string(proof.name);
+    report.partitions = proof.partitions();
+    report.sector = sector_name(path, c1);
+    if (!names.insert(report.sector).second)
+      throw PipelineError(PipelineError::Kind::kOutputExists,
+                          path + ": another input also writes " + report.sector + ".proof");
+    if (c1.sector_num) {
+      porep::Domain expected = porep::replica_id(porep::prover_id_from_miner_id(options.miner_id),
+                                                 static_cast<std::uint64_t>(*c1.sector_num), c1.ticket, c1.comm_d,
+                                                 proof.porep_id());
+      if (expected != c1.replica_id)
+        spdlog::warn("{}: replica_id does not match miner t0{} sector {} (pass --miner-id if the miner differs)", path,
+                     options.miner_id, *c1.sector_num);
+    }
+    report.phases["validate"] = validate_timer.elapsed();
+
+    PhaseTime load_time;
+    const groth16::Parameters& params = store.params_for(*proof.shape, &load_time);
+    run.shared_phases["params.load"] += load_time;
+
+    std::vector<groth16::Proof> proofs;
+    for (unsigned k = 0; k < proof.partitions(); ++k) {
+      std::string where = path + " partition " + std::to_string(k);
+      if (options.check_circuit) {
+        PhaseTimer check_timer;
+        if (auto failure = porep::check_partition(c1, k))
+          throw PipelineError(PipelineError::Kind::kUnsatisfiedCircuit,
+                              where + ": the witness does not satisfy the circuit at " + *failure);
+        report.phases["check"] += check_timer.elapsed();
+      }
+      progress(options, "synthesizing " + where);
+      PhaseTimer synth_timer;
+      groth16::ProverInput input = porep::synthesize_partition(c1, k);
+      report.phases["synthesize"] += synth_timer.elapsed();
+      // The inputs the circuit allocated from the C1 witness must be the ones the verifier will
+      // rebuild (challenges from replica_id and seed, parents from porep_id): a C1 file whose seed,
+      // replica_id or challenges disagree is refused here, before any proving time is spent.
+      PhaseTimer inputs_timer;
+      std::vector<algebra::Fr> expected =
+          porep::generate_public_inputs(proof, c1.replica_id, c1.comm_d, c1.comm_r, c1.seed, k);
+      if (input.inputs.size() != expected.size() + 1 ||
+          !std::equal(expected.begin(), expected.end(), input.inputs.begin() + 1)) {
+        std::size_t i = 0;
+        while (i < expected.size() && i + 1 < input.inputs.size() && input.inputs[i + 1] == expected[i]) ++i;
+        throw PipelineError(PipelineError::Kind::kUnsatisfiedCircuit,
+                            where + ": public input " + std::to_string(i) +
+                                " from the vanilla proofs differs from the one the verifier derives (challenge " +
+                                std::to_string(i < 3 ? 0 : (i - 3) / 18) +
+                                "): the C1 file does not match its replica_id, seed or proof type");
+      }
+      report.phases["inputs"] += inputs_timer.elapsed();
+      // a*b = c for every constraint: a cheap pass over what synthesis already computed. On a
+      // failure the Checker re-runs the circuit to name the constraint.
+      PhaseTimer satisfied_timer;
+      if (auto row = groth16::first_unsatisfied(input)) {
+        std::string named = porep::check_partition(c1, k).value_or("constraint " + std::to_string(*row));
+        throw PipelineError(PipelineError::Kind::kUnsatisfiedCircuit,
+                            where + ": the vanilla proofs do not satisfy the circuit at " + named +
+                                " (a tampered or corrupt C1 file?)");
+      }
+      report.phases["satisfied"] += satisfied_timer.elapsed();
+
+      progress(options, "proving " + where);
+      PhaseTimer prove_timer;
+      algebra::Fr r, s;
+      if (options.fixed_randomness) {
+        r = options.fixed_randomness->first;
+        s = options.fixed_randomness->second;
+      } else {
+        r = groth16::random_fr();
+        s = groth16::random_fr();
+      }
+      groth16::ProveTimings t;
+      proofs.push_back(groth16::prove(params, std::move(input), r, s, options.threads, &t));
+      report.phases["prove"] += prove_timer.elapsed();
+      report.phases["prove.h"] += t.h;
+      report.phases["prove.msm_g1"] += t.msm_g1;
+      report.phases["prove.msm_g2"] += t.msm_g2;
+    }
+
+    if (options.verify) {
+      progress(options, "verifying " + path);
+      PhaseTimer verify_timer;
+      const groth16::VerifyingKey& vk = store.vk_for(*proof.shape);
+      report.verified = verify_sector_proofs(vk, proof, c1.replica_id, c1.comm_d, c1.comm_r, c1.seed, proofs);
+      report.phases["verify"] = verify_timer.elapsed();
+      if (!report.verified)
+        throw PipelineError(PipelineError::Kind::kSelfVerificationFailed,
+                            path + ": the proof does not verify against " + store.vk_path(*proof.shape) +
+                                "; nothing was written (are the parameters and the verifying key from the same setup?)");
+    }
+
+    PhaseTimer write_timer;
+    std::vector<std::uint8_t> bytes;
+    for (const auto& p : proofs) {
+      auto b = p.to_bytes();
+      bytes.insert(bytes.end(), b.begin(), b.end());
+    }
+    report.proof_path = (std::filesystem::path(options.output_dir) / (report.sector + ".proof")).string();
+    io::write_file_atomic(report.proof_path, bytes);
+    report.proof_hex = algebra::bytes_to_hex(bytes);
+    if (options.dump_public_inputs) {
+      std::vector<std::vector<algebra::Fr>> inputs;
+      for (unsigned k = 0; k < proof.partitions(); ++k)
+        inputs.push_back(porep::generate_public_inputs(proof, c1.replica_id, c1.comm_d, c1.comm_r, c1.seed, k));
+      std::string json = public_inputs_json(inputs);
+      report.public_inputs_path =
+          (std::filesystem::path(options.output_dir) / (report.sector + ".inputs.json")).string();
+      io::write_file_atomic(report.public_inputs_path,
+                            {reinterpret_cast<const std::uint8_t*>(json.data()), json.size()});
+    }
+    report.phases["write"] = write_timer.elapsed();
+    report.total = sector_timer.elapsed();
+    run.sectors.push_back(std::move(report));
+  }
+  run.total = run_timer.elapsed();
+  run.peak_rss_bytes = peak_rss_bytes();
+  return run;
+}
+
+namespace {
+
+nlohmann::json phases_json(const std::map<std::string, PhaseTime>& phases) {
+  nlohmann::json j = nlohmann::json::object();
+  for (const auto& [name, t] : phases) j[name] = {{"wall_s", t.wall_s}, {"cpu_s", t.cpu_s}};
+  return j;
+}
+
+}  // namespace
+
+std::string public_inputs_json(const std::vector<std::vector<algebra::Fr>>& inputs) {
+  nlohmann::json j = nlohmann::json::array();
+  for (const auto& partition : inputs) {
+    nlohmann::json row = nlohmann::json::array();
+    for (const auto& x : partition) row.push_back(x.to_hex());
+    j.push_back(std::move(row));
+  }
+  return j.dump() + "\n";
+}
+
+std::string to_json(const RunReport& report) {
+  nlohmann::json j;
+  j["tool"] = "cuzk";
+  j["peak_rss_bytes"] = report.peak_rss_bytes;
+  j["total"] = {{"wall_s", report.total.wall_s}, {"cpu_s", report.total.cpu_s}};
+  j["shared_phases"] = phases_json(report.shared_phases);
+  j["sectors"] = nlohmann::json::array();
+  for (const auto& s : report.sectors) {
+    j["sectors"].push_back({{"c1", s.c1_path},
+                            {"sector", s.sector},
+                            {"proof_type", s.proof_type},
+                            {"partitions", s.partitions},
+                            {"proof_file", s.proof_path},
+                            {"verified", s.verified},
+                            {"total", {{"wall_s", s.total.wall_s}, {"cpu_s", s.total.cpu_s}}},
+                            {"phases", phases_json(s.phases)}});
+  }
+  return j.dump(2) + "\n";
+}
+
+std::string to_yaml(const RunReport& report) {
+  YAML::Emitter out;
+  auto phases = [&](const std::map<std::string, PhaseTime>& ps) {
+    out << YAML::BeginMap;
+    for (const auto& [name, t] : ps)
+      out << YAML::Key << name << YAML::Value << YAML::Flow << YAML::BeginMap << YAML::Key << "wall_s"
+          << YAML::Value << t.wall_s << YAML::Key << "cpu_s" << YAML::Value << t.cpu_s << YAML::EndMap;
+    out << YAML::EndMap;
+  };
+  out << YAML::BeginMap;
+  out << YAML::Key << "tool" << YAML::Value << "cuzk";
+  out << YAML::Key << "peak_rss_bytes" << YAML::Value << report.peak_rss_bytes;
+  out << YAML::Key << "total_wall_s" << YAML::Value << report.total.wall_s;
+  out << YAML::Key << "shared_phases" << YAML::Value;
+  phases(report.shared_phases);
+  out << YAML::Key << "sectors" << YAML::Value << YAML::BeginSeq;
+  for (const auto& s : report.sectors) {
+    out << YAML::BeginMap;
+    out << YAML::Key << "c1" << YAML::Value << s.c1_path;
+    out << YAML::Key << "sector" << YAML::Value << s.sector;
+    out << YAML::Key << "proof_type" << YAML::Value << s.proof_type;
+    out << YAML::Key << "partitions" << YAML::Value << s.partitions;
+    out << YAML::Key << "proof_file" << YAML::Value << s.proof_path;
+    out << YAML::Key << "verified" << YAML::Value << s.verified;
+    out << YAML::Key << "total_wall_s" << YAML::Value << s.total.wall_s;
+    out << YAML::Key << "phases" << YAML::Value;
+    phases(s.phases);
+    out << YAML::EndMap;
+  }
+  out << YAML::EndSeq << YAML::EndMap;
+  return std::string(out.c_str()) + "\n";
+}
+
+}  // namespace cuzk::pipeline

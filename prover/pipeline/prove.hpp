@@ -1,0 +1,98 @@
+// The main job: C1 files in, verified Filecoin proofs out (issue 4). For each sector: parse and
+// validate the C1 file, synthesize every partition, prove, verify against the verifier-side public
+// inputs, write `<sector>.proof` atomically, and report per-phase wall/CPU time and peak memory.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <memory>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "prover/groth16/parameters.hpp"
+#include "prover/groth16/proof.hpp"
+#include "prover/porep/vanilla_proof.hpp"
+#include "prover/timing.hpp"
+
+namespace cuzk::pipeline {
+
+// The pipeline layer's one exception type: a proof that fails its own verification (never written),
+// or a job that cannot run as asked.
+class PipelineError : public std::runtime_error {
+ public:
+  enum class Kind { kSelfVerificationFailed, kUnsatisfiedCircuit, kMissingParameters, kOutputExists };
+  PipelineError(Kind kind, const std::string& what) : std::runtime_error(what), kind_(kind) {}
+  Kind kind() const { return kind_; }
+
+ private:
+  Kind kind_;
+};
+
+struct ProveOptions {
+  std::string params_dir;     // where the v28-... .params/.vk files are
+  std::string output_dir;     // where <sector>.proof files go
+  bool verify = true;         // verify every proof before writing it
+  bool check_circuit = false; // run the Checker first (names the first unsatisfied constraint)
+  unsigned threads = 0;       // 0: all hardware threads
+  std::uint64_t miner_id = 1000;  // used to cross-check replica_id when the sector number is known
+  // Also write <sector>.inputs.json: the verifier-side public inputs, one array of 0x-hex Fr per
+  // partition (what scripts/noble/verify.mjs and other independent verifiers read).
+  bool dump_public_inputs = false;
+  // Tests inject r and s to reproduce proofs; production draws them from a CSPRNG per partition.
+  std::optional<std::pair<algebra::Fr, algebra::Fr>> fixed_randomness;
+  std::function<void(const std::string&)> progress;
+};
+
+struct SectorReport {
+  std::string c1_path;
+  std::string sector;      // the proof file's stem
+  std::string proof_type;  // registered seal proof name
+  unsigned partitions = 0;
+  std::string proof_path;
+  std::string proof_hex;
+  std::string public_inputs_path;
+  bool verified = false;
+  // Per phase: parse, validate, synthesize, prove.h, prove.msm_g1, prove.msm_g2, prove, verify, write.
+  std::map<std::string, PhaseTime> phases;
+  PhaseTime total;
+};
+
+struct RunReport {
+  std::vector<SectorReport> sectors;
+  std::map<std::string, PhaseTime> shared_phases;  // params.load
+  PhaseTime total;
+  std::uint64_t peak_rss_bytes = 0;
+};
+
+// Loaded parameters, shared by every sector of the same size in a run.
+class ParameterStore {
+ public:
+  explicit ParameterStore(std::string params_dir) : dir_(std::move(params_dir)) {}
+  const groth16::Parameters& params_for(const porep::SectorShape& shape, PhaseTime* load_time);
+  const groth16::VerifyingKey& vk_for(const porep::SectorShape& shape);
+  std::string params_path(const porep::SectorShape& shape) const;
+  std::string vk_path(const porep::SectorShape& shape) const;
+
+ private:
+  std::string dir_;
+  std::map<std::uint64_t, std::unique_ptr<groth16::Parameters>> params_;
+  std::map<std::uint64_t, std::unique_ptr<groth16::VerifyingKey>> vks_;
+};
+
+RunReport prove_c1_files(const std::vector<std::string>& c1_paths, const ProveOptions& options);
+
+// Verifies partition proofs against the verifier-side public inputs of a sector.
+bool verify_sector_proofs(const groth16::VerifyingKey& vk, const porep::RegisteredSealProof& proof,
+                          const porep::Domain& replica_id, const porep::Domain& comm_d, const porep::Domain& comm_r,
+                          const porep::Domain& seed, const std::vector<groth16::Proof>& proofs);
+
+// [[ "0x..", ... ], ...]: one array of canonical big-endian hex field elements per partition.
+std::string public_inputs_json(const std::vector<std::vector<algebra::Fr>>& inputs);
+
+std::string to_json(const RunReport& report);
+std::string to_yaml(const RunReport& report);
+
+}  // namespace cuzk::pipeline

@@ -1,0 +1,190 @@
+// GPU G1/G2 MSM against the CPU prover's msm_g1/msm_g2 (and the naive double-and-add for small sizes):
+// random scalars (seed printed), non-power-of-two sizes, all-zero and all-one scalars, small scalars,
+// equal scalars (one crowded bucket), points at infinity, repeated and opposite points, several window
+// sizes, with and without the 0/1 split, and the batch interface.
+#include <gtest/gtest.h>
+
+#include <vector>
+
+#include "gpu/msm.hpp"
+#include "prover/groth16/msm.hpp"
+#include "tests/gpu/gpu_test_util.hpp"
+#include "tests/test_util.hpp"
+
+using namespace cuzk;
+using algebra::Fr;
+
+namespace {
+
+// Distinct points P_k = [a]G + k [q]G, then some replaced by infinity, copies of others, and negations.
+template <class Cfg>
+std::vector<algebra::Affine<Cfg>> make_points(std::size_t n, std::mt19937_64& rng, bool specials) {
+  using J = algebra::Jacobian<Cfg>;
+  J g = J::generator();
+  J p = g * test::random_field<Fr>(rng);
+  algebra::Affine<Cfg> q = (g * test::random_field<Fr>(rng)).to_affine();
+  std::vector<J> pts(n);
+  for (std::size_t i = 0; i < n; ++i) {
+    pts[i] = p;
+    p += q;
+  }
+  std::vector<algebra::Affine<Cfg>> out = algebra::batch_to_affine(pts);
+  if (specials && n >= 8) {
+    for (std::size_t i = 3; i < n; i += 7) out[i] = algebra::Affine<Cfg>::identity();
+    for (std::size_t i = 5; i < n; i += 11) out[i] = out[i / 2];
+    for (std::size_t i = 6; i < n; i += 13) out[i] = -out[(i * 3) % n];
+  }
+  return out;
+}
+
+enum class Kind { kRandom, kZeros, kOnes, kSmall, kEqual, kWitness, kMinusOne };
+
+std::vector<Fr> make_scalars(std::size_t n, Kind kind, std::mt19937_64& rng) {
+  std::vector<Fr> s(n);
+  for (auto& x : s) {
+    switch (kind) {
+      case Kind::kRandom: x = test::random_field<Fr>(rng); break;
+      case Kind::kZeros: x = Fr::zero(); break;
+      case Kind::kOnes: x = Fr::one(); break;
+      case Kind::kSmall: x = Fr::from_u64(rng() % 70000); break;
+      case Kind::kEqual: x = Fr::from_u64(5); break;
+      case Kind::kMinusOne: x = -Fr::one(); break;
+      case Kind::kWitness: {
+        unsigned r = rng() % 10;
+        x = r < 4 ? Fr::zero() : r < 7 ? Fr::one() : r < 8 ? Fr::from_u64(rng() % 4) : test::random_field<Fr>(rng);
+        break;
+      }
+    }
+  }
+  return s;
+}
+
+const char* kind_name(Kind k) {
+  switch (k) {
+    case Kind::kRandom: return "random";
+    case Kind::kZeros: return "zeros";
+    case Kind::kOnes: return "ones";
+    case Kind::kSmall: return "small";
+    case Kind::kEqual: return "equal";
+    case Kind::kWitness: return "witness";
+    case Kind::kMinusOne: return "minus-one";
+  }
+  return "?";
+}
+
+}  // namespace
+
+TEST(GpuMsmG1, MatchesCpuOnManyShapes) {
+  CUZK_REQUIRE_GPU();
+  auto rng = test::seeded_rng("GpuMsmG1.Shapes");
+  const std::size_t max_n = 4097;
+  auto bases = make_points<algebra::G1Config>(max_n, rng, true);
+  gpu::G1Msm msm(bases);
+  for (std::size_t n : {std::size_t{1}, std::size_t{2}, std::size_t{3}, std::size_t{31}, std::size_t{100},
+                        std::size_t{1000}, std::size_t{1024}, max_n}) {
+    std::span<const algebra::G1Affine> b(bases.data(), n);
+    for (Kind kind : {Kind::kRandom, Kind::kZeros, Kind::kOnes, Kind::kSmall, Kind::kEqual, Kind::kWitness,
+                      Kind::kMinusOne}) {
+      std::vector<Fr> s = make_scalars(n, kind, rng);
+      algebra::G1 want = groth16::msm_g1(b, s);
+      if (n <= 100) ASSERT_EQ(groth16::msm_g1_naive(b, s), want) << "CPU oracles disagree, n " << n;
+      for (bool split : {true, false}) {
+        gpu::MsmOptions opt;
+        opt.split_ones = split;
+        ASSERT_EQ(msm.run(s, opt), want) << "n " << n << " scalars " << kind_name(kind) << " split " << split;
+      }
+    }
+  }
+}
+
+TEST(GpuMsmG1, EveryWindowSize) {
+  CUZK_REQUIRE_GPU();
+  auto rng = test::seeded_rng("GpuMsmG1.Windows");
+  const std::size_t n = 3000;
+  auto bases = make_points<algebra::G1Config>(n, rng, true);
+  gpu::G1Msm msm(bases);
+  std::vector<Fr> s = make_scalars(n, Kind::kRandom, rng);
+  algebra::G1 want = groth16::msm_g1(bases, s);
+  for (unsigned c = 2; c <= 22; ++c) {
+    gpu::MsmOptions opt;
+    opt.window_bits = c;
+    ASSERT_EQ(msm.run(s, opt), want) << "window bits " << c;
+  }
+}
+
+TEST(GpuMsmG1, LargeRandomAndBatch) {
+  CUZK_REQUIRE_GPU();
+  auto rng = test::seeded_rng("GpuMsmG1.Large");
+  const std::size_t n = (std::size_t{1} << 16) + 123;
+  auto bases = make_points<algebra::G1Config>(n, rng, true);
+  gpu::G1Msm msm(bases);
+  std::vector<std::vector<Fr>> vectors = {make_scalars(n, Kind::kRandom, rng), make_scalars(n, Kind::kWitness, rng),
+                                          make_scalars(n - 1000, Kind::kRandom, rng)};
+  std::vector<std::span<const Fr>> spans(vectors.begin(), vectors.end());
+  std::vector<algebra::G1> got = msm.run_batch(spans);
+  ASSERT_EQ(got.size(), vectors.size());
+  for (std::size_t i = 0; i < vectors.size(); ++i) {
+    std::span<const algebra::G1Affine> b(bases.data(), vectors[i].size());
+    ASSERT_EQ(got[i], groth16::msm_g1(b, vectors[i])) << "vector " << i;
+  }
+}
+
+// The points the benchmark uses are made on the device: they must be distinct curve points in G1,
+// and the MSM over them must match the CPU.
+TEST(GpuMsmG1, DeviceGeneratedPoints) {
+  CUZK_REQUIRE_GPU();
+  const std::size_t n = 5000;
+  auto* d = gpu::generate_points_on_device<algebra::G1Config>(n, 42);
+  gpu::G1Msm msm(d, n);
+  std::vector<gpu::G1Msm::DeviceAffine> raw(n);
+  CUDA_OK(cudaMemcpy(raw.data(), msm.device_bases(), n * sizeof raw[0], cudaMemcpyDeviceToHost));
+  std::vector<algebra::G1Affine> pts(n);
+  for (std::size_t i = 0; i < n; ++i) {
+    pts[i] = algebra::G1Affine::from_xy(raw[i].x, raw[i].y);
+    ASSERT_TRUE(pts[i].is_on_curve()) << i;
+  }
+  EXPECT_TRUE(algebra::G1::from_affine(pts[17]).is_in_subgroup());
+  EXPECT_NE(pts[0], pts[1]);
+  EXPECT_NE(pts[63], pts[64]);
+  auto rng = test::seeded_rng("GpuMsmG1.DevicePoints");
+  std::vector<Fr> s = make_scalars(n, Kind::kRandom, rng);
+  EXPECT_EQ(msm.run(s), groth16::msm_g1(pts, s));
+}
+
+TEST(GpuMsmG2, MatchesCpu) {
+  CUZK_REQUIRE_GPU();
+  auto rng = test::seeded_rng("GpuMsmG2.Shapes");
+  const std::size_t max_n = 2049;
+  auto bases = make_points<algebra::G2Config>(max_n, rng, true);
+  gpu::G2Msm msm(bases);
+  for (std::size_t n : {std::size_t{1}, std::size_t{5}, std::size_t{64}, std::size_t{300}, max_n}) {
+    std::span<const algebra::G2Affine> b(bases.data(), n);
+    for (Kind kind : {Kind::kRandom, Kind::kZeros, Kind::kOnes, Kind::kWitness, Kind::kEqual}) {
+      std::vector<Fr> s = make_scalars(n, kind, rng);
+      algebra::G2 want = groth16::msm_g2(b, s);
+      if (n <= 64) ASSERT_EQ(groth16::msm_g2_naive(b, s), want) << "CPU oracles disagree, n " << n;
+      for (bool split : {true, false}) {
+        gpu::MsmOptions opt;
+        opt.split_ones = split;
+        ASSERT_EQ(msm.run(s, opt), want) << "G2 n " << n << " scalars " << kind_name(kind) << " split " << split;
+      }
+    }
+  }
+}
+
+TEST(GpuMsmG2, DeviceGeneratedPoints) {
+  CUZK_REQUIRE_GPU();
+  const std::size_t n = 1000;
+  auto* d = gpu::generate_points_on_device<algebra::G2Config>(n, 7);
+  gpu::G2Msm msm(d, n);
+  std::vector<gpu::G2Msm::DeviceAffine> raw(n);
+  CUDA_OK(cudaMemcpy(raw.data(), msm.device_bases(), n * sizeof raw[0], cudaMemcpyDeviceToHost));
+  std::vector<algebra::G2Affine> pts(n);
+  for (std::size_t i = 0; i < n; ++i) {
+    pts[i] = algebra::G2Affine::from_xy(raw[i].x, raw[i].y);
+    ASSERT_TRUE(pts[i].is_on_curve()) << i;
+  }
+  auto rng = test::seeded_rng("GpuMsmG2.DevicePoints");
+  std::vector<Fr> s = make_scalars(n, Kind::kRandom, rng);
+  EXPECT_EQ(msm.run(s), groth16::msm_g2(pts, s));
+}

@@ -1,0 +1,71 @@
+#!/usr/bin/env bash
+# PoRep C2 end to end on a 2KiB sector (issue 4): gen-c1 (sealed for real) -> params setup (test
+# parameters, cached in the build tree) -> prove -> verify with cuzk and with @noble/curves; then
+# tampered C1 files (a label, a path element, the seed, a truncated file) are refused with their exit
+# codes and leave no proof file behind.
+set -euo pipefail
+: "${CUZK_BIN:?CUZK_BIN must name the cuzk binary}"
+src="${CUZK_SOURCE_DIR:-$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)}"
+verify="$src/scripts/noble/verify.mjs"
+params="${CUZK_BINARY_DIR:-/tmp}/test-params"  # shared with `make demo`; made once per build tree
+
+fail() { echo "FAIL: $*" >&2; exit 1; }
+command -v node >/dev/null 2>&1 || fail "node is not installed (run scripts/install-deps.sh)"
+[ -d "$src/scripts/noble/node_modules/@noble/curves" ] || fail "@noble/curves missing (run scripts/install-deps.sh)"
+
+tmp="$(mktemp -d)"
+trap 'rm -rf "$tmp"' EXIT
+
+if ! "$CUZK_BIN" params info "$params/$("$CUZK_BIN" params names --sector-size 2KiB | awk '/\.vk$/ {print $2}')" \
+    >/dev/null 2>&1; then
+  "$CUZK_BIN" params setup --sector-size 2KiB --params-dir "$params" --force || fail "params setup exited $?"
+fi
+
+"$CUZK_BIN" gen-c1 --sector-size 2KiB --seed 11 --sector-id 5 -o "$tmp/c1.json" || fail "gen-c1 exited $?"
+"$CUZK_BIN" gen-c1 --sector-size 2KiB --seed 12 --sector-id 6 --envelope -o "$tmp/c1-env.json" || fail "gen-c1 --envelope"
+
+"$CUZK_BIN" prove "$tmp/c1.json" "$tmp/c1-env.json" -o "$tmp/out" --params-dir "$params" --dump-public-inputs \
+  --report "$tmp/report.json" >"$tmp/prove.txt" || fail "prove exited $?"
+[ "$(stat -c %s "$tmp/out/c1.proof")" -eq 192 ] || fail "c1.proof is not 192 bytes"
+[ "$(stat -c %s "$tmp/out/6.proof")" -eq 192 ] || fail "6.proof (envelope, sector 6) is not 192 bytes"
+grep -q "^c1 $(od -An -tx1 -v "$tmp/out/c1.proof" | tr -d ' \n')\$" "$tmp/prove.txt" || fail "printed hex differs from the file"
+grep -q '"verified": true' "$tmp/report.json" || fail "report does not say verified"
+
+"$CUZK_BIN" verify "$tmp/out/c1.proof" --c1 "$tmp/c1.json" --params-dir "$params" || fail "cuzk verify rejected the proof"
+vk="$params/$("$CUZK_BIN" params names --sector-size 2KiB | awk '/\.vk$/ {print $2}')"
+node "$verify" "$vk" "$tmp/out/c1.proof" "$tmp/out/c1.inputs.json" || fail "@noble/curves rejected the proof"
+node "$verify" "$vk" "$tmp/out/6.proof" "$tmp/out/6.inputs.json" || fail "@noble/curves rejected the envelope proof"
+# The proof of one sector must not verify against the other's inputs.
+if node "$verify" "$vk" "$tmp/out/c1.proof" "$tmp/out/6.inputs.json" >/dev/null 2>&1; then
+  fail "@noble/curves accepted a proof against another sector's inputs"
+fi
+if "$CUZK_BIN" verify "$tmp/out/c1.proof" --c1 "$tmp/c1-env.json" --params-dir "$params" >/dev/null 2>&1; then
+  fail "cuzk verify accepted a proof against another sector"
+fi
+
+# tamper NAME JS-EXPRESSION: writes $tmp/NAME.json, a copy of c1.json with one change.
+tamper() {
+  node -e '
+    const fs = require("fs");
+    const c = JSON.parse(fs.readFileSync(process.argv[1]));
+    const p = c.vanilla_proofs.StackedDrg2KiBV1[0][0];
+    eval(process.argv[3]);
+    fs.writeFileSync(process.argv[2], JSON.stringify(c));' "$tmp/c1.json" "$tmp/$1.json" "$2"
+}
+# expect_refusal NAME CODE: prove must exit CODE and write nothing.
+expect_refusal() {
+  local got=0
+  "$CUZK_BIN" prove "$tmp/$1.json" -o "$tmp/bad-$1" --params-dir "$params" >"$tmp/bad.txt" 2>&1 || got=$?
+  [ "$got" -eq "$2" ] || { cat "$tmp/bad.txt" >&2; fail "$1: prove exited $got, expected $2"; }
+  [ -z "$(ls -A "$tmp/bad-$1" 2>/dev/null)" ] || fail "$1: a file was left in the output directory"
+  grep -q "$tmp/$1.json" "$tmp/bad.txt" || fail "$1: the error does not name the file"
+}
+tamper label 'p.replica_column_proofs.drg_parents[0].column.rows[0][0] ^= 1'
+expect_refusal label 7
+tamper path 'p.comm_r_last_proof.data.Single.path.path[0].hashes[0][0] ^= 1'
+expect_refusal path 7
+tamper seed 'c.seed[0] ^= 1'
+expect_refusal seed 7
+head -c 3000 "$tmp/c1.json" >"$tmp/truncated.json"
+expect_refusal truncated 3
+echo "2KiB end to end OK"
