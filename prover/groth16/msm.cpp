@@ -197,23 +197,33 @@ inline int booth_digit(const Limbs<4>& k, unsigned w, unsigned c) {
 
 // Points to process: canonical scalars with the index of their base (zero scalars and bases at
 // infinity removed).
+template <class Cfg>
 struct Prepared {
   std::vector<Limbs<4>> scalars;
   std::vector<std::uint32_t> index;
+  // The bases whose scalar is exactly 1, summed directly: Groth16 witnesses are mostly bits, and a
+  // mixed addition per such point costs far less than its share of a 255-bit Pippenger.
+  Jacobian<Cfg> ones_sum = Jacobian<Cfg>::identity();
 };
 
 template <class Cfg>
-Prepared prepare(std::span<const Affine<Cfg>> bases, std::span<const Fr> scalars, unsigned threads) {
+Prepared<Cfg> prepare(std::span<const Affine<Cfg>> bases, std::span<const Fr> scalars, unsigned threads) {
   const std::size_t n = bases.size();
-  Prepared out;
+  Prepared<Cfg> out;
   out.scalars.resize(n);
   out.index.resize(n);
   // Per thread: compact its own range, then the ranges are concatenated.
   std::vector<std::size_t> counts(threads, 0);
+  std::vector<Xyzz<Cfg>> ones(threads);
   auto work = [&](unsigned t) {
     std::size_t lo = n * t / threads, hi = n * (t + 1) / threads, m = lo;
+    ones[t].set_identity();
     for (std::size_t i = lo; i < hi; ++i) {
       if (scalars[i].is_zero() || bases[i].infinity) continue;
+      if (scalars[i].is_one()) {
+        ones[t].add_affine(bases[i].x, bases[i].y);
+        continue;
+      }
       out.scalars[m] = scalars[i].to_canonical();
       out.index[m] = static_cast<std::uint32_t>(i);
       ++m;
@@ -236,12 +246,13 @@ Prepared prepare(std::span<const Affine<Cfg>> bases, std::span<const Fr> scalars
   }
   out.scalars.resize(m);
   out.index.resize(m);
+  for (const auto& partial : ones) out.ones_sum += partial.to_jacobian();
   return out;
 }
 
 // Sum over points [lo, hi) of the prepared list of digit_w(k_i) * P_i, via 2^(c-1) buckets.
 template <class Cfg>
-Jacobian<Cfg> window_sum(std::span<const Affine<Cfg>> bases, const Prepared& prep, std::size_t lo,
+Jacobian<Cfg> window_sum(std::span<const Affine<Cfg>> bases, const Prepared<Cfg>& prep, std::size_t lo,
                          std::size_t hi, unsigned w, unsigned c, std::vector<Xyzz<Cfg>>& buckets) {
   using Field = typename Cfg::Field;
   const std::size_t bucket_count = std::size_t{1} << (c - 1);
@@ -314,9 +325,9 @@ Jacobian<Cfg> msm_pippenger(std::span<const Affine<Cfg>> bases, std::span<const 
   threads = static_cast<unsigned>(
       std::min<std::size_t>(threads, std::max<std::size_t>(1, bases.size() / kPointsPerThread)));
 
-  const Prepared prep = prepare<Cfg>(bases, scalars, threads);
+  const Prepared<Cfg> prep = prepare<Cfg>(bases, scalars, threads);
   const std::size_t m = prep.scalars.size();
-  if (m == 0) return Jacobian<Cfg>::identity();
+  if (m == 0) return prep.ones_sum;
 
   const unsigned c = choose_window(m);
   const unsigned windows = window_count(c);
@@ -350,7 +361,7 @@ Jacobian<Cfg> msm_pippenger(std::span<const Affine<Cfg>> bases, std::span<const 
     for (unsigned i = 0; i < c; ++i) acc = acc.dbl();
     for (std::size_t chunk = 0; chunk < chunks; ++chunk) acc += partial[w * chunks + chunk];
   }
-  return acc;
+  return acc + prep.ones_sum;
 }
 
 template <class Cfg>
