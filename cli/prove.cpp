@@ -29,6 +29,9 @@ struct ProveFlags {
   bool no_verify = false;
   bool check = false;
   bool dump_inputs = false;
+  bool no_pce = false;
+  bool pce_readonly = false;
+  std::string pce_cache_dir;
   unsigned threads = 0;
   std::uint64_t miner_id = 1000;
 };
@@ -46,6 +49,9 @@ void run_prove(const ProveFlags& f) {
   options.verify = !f.no_verify;
   options.check_circuit = f.check;
   options.dump_public_inputs = f.dump_inputs;
+  options.use_pce = !f.no_pce;
+  options.pce_readonly = f.pce_readonly;
+  options.pce_cache_dir = f.pce_cache_dir;
   options.threads = f.threads;
   options.miner_id = f.miner_id;
   options.progress = [](const std::string& m) { spdlog::info("{}", m); };
@@ -137,6 +143,13 @@ void register_prove_commands(CLI::App& app) {
   prove->add_flag("--check", pf->check, "check every constraint first and name the first unsatisfied one");
   prove->add_flag("--dump-public-inputs", pf->dump_inputs,
                   "also write <sector>.inputs.json (verifier-side public inputs, for independent verifiers)");
+  auto* no_pce = prove->add_flag("--no-pce", pf->no_pce,
+                                 "synthesize directly instead of through the pre-compiled constraint cache");
+  prove->add_option("--pce-cache-dir", pf->pce_cache_dir,
+                    "constraint cache directory (default: $CUZK_PCE_CACHE, else <params dir>/pce)")
+      ->excludes(no_pce);
+  prove->add_flag("--pce-readonly", pf->pce_readonly, "never build or rebuild a constraint cache (exit 9 instead)")
+      ->excludes(no_pce);
   prove->add_option("--threads", pf->threads, "CPU threads (0: all)")->capture_default_str();
   prove->add_option("--miner-id", pf->miner_id, "miner actor id, to cross-check replica_id")->capture_default_str();
   prove->callback([pf] { run_prove(*pf); });

@@ -5,7 +5,7 @@
 // block are evaluated together (their rows read nearby witness values). Fast paths, per entry:
 //   +-1                   one addition or subtraction;
 //   +-2^k, value 0 or 1   skip, or add the constant +-2^k (bits are most of the witness);
-//   +-2^k, k <= 3         k doublings;
+//   +-2^k, k <= 2         k doublings;
 //   otherwise             one Montgomery multiplication (by 2^k or by the table value; a table value
 //                         times a 0/1 value is skipped or added as is).
 #pragma once

@@ -17,6 +17,7 @@
 #include "prover/porep/c1_validate.hpp"
 #include "prover/porep/challenges.hpp"
 #include "prover/porep/synthesis.hpp"
+#include "pce/porep_pce.hpp"
 
 namespace cuzk::pipeline {
 
@@ -88,6 +89,7 @@ RunReport prove_c1_files(const std::vector<std::string>& c1_paths, const ProveOp
   PhaseTimer run_timer;
   RunReport run;
   ParameterStore store(options.params_dir);
+  std::map<std::uint64_t, pce::CompactR1cs> pce_by_size;  // one cache per circuit shape in the run
   std::set<std::string> names;
   std::filesystem::create_directories(options.output_dir);
 
@@ -136,7 +138,28 @@ RunReport prove_c1_files(const std::vector<std::string>& c1_paths, const ProveOp
       }
       progress(options, "synthesizing " + where);
       PhaseTimer synth_timer;
-      groth16::ProverInput input = porep::synthesize_partition(c1, k);
+      groth16::ProverInput input;
+      if (options.use_pce) {
+        const porep::StackedCircuitShape shape = porep::StackedCircuitShape::from_sector(*proof.shape);
+        auto it = pce_by_size.find(proof.shape->sector_size);
+        if (it == pce_by_size.end()) {
+          PhaseTimer pce_timer;
+          // Beside the parameters used in this run, unless CUZK_PCE_CACHE or the flag says otherwise.
+          const char* env = std::getenv("CUZK_PCE_CACHE");
+          std::filesystem::path dir = !options.pce_cache_dir.empty() ? std::filesystem::path(options.pce_cache_dir)
+                                      : (env && *env)                ? std::filesystem::path(env)
+                                                                     : std::filesystem::path(options.params_dir) / "pce";
+          pce::LoadResult loaded = pce::load_or_build_porep(dir, shape, options.pce_readonly);
+          progress(options, std::string(loaded.built ? "built" : "loaded") + " the constraint cache " +
+                                loaded.path.string() +
+                                (loaded.rebuild_reason.empty() ? "" : " (rebuilt: " + loaded.rebuild_reason + ")"));
+          run.shared_phases[loaded.built ? "pce.build" : "pce.load"] += pce_timer.elapsed();
+          it = pce_by_size.emplace(proof.shape->sector_size, std::move(loaded.pce)).first;
+        }
+        input = pce::porep_prover_input(it->second, shape, porep::PartitionWitness::from_c1(c1, k), options.threads);
+      } else {
+        input = porep::synthesize_partition(c1, k);
+      }
       report.phases["synthesize"] += synth_timer.elapsed();
       // The inputs the circuit allocated from the C1 witness must be the ones the verifier will
       // rebuild (challenges from replica_id and seed, parents from porep_id): a C1 file whose seed,

@@ -41,6 +41,11 @@ struct ProveOptions {
   // Also write <sector>.inputs.json: the verifier-side public inputs, one array of 0x-hex Fr per
   // partition (what scripts/noble/verify.mjs and other independent verifiers read).
   bool dump_public_inputs = false;
+  // Synthesis through the pre-compiled constraint cache (WitnessGen + SpMV; issue 6), loaded or built
+  // once per circuit shape. Off: direct synthesis (ProvingAssignment), kept for checking.
+  bool use_pce = true;
+  std::string pce_cache_dir;  // empty: pce::default_cache_dir()
+  bool pce_readonly = false;  // refuse to build or rebuild a cache
   // Tests inject r and s to reproduce proofs; production draws them from a CSPRNG per partition.
   std::optional<std::pair<algebra::Fr, algebra::Fr>> fixed_randomness;
   std::function<void(const std::string&)> progress;
