@@ -44,8 +44,9 @@ double median(std::vector<double> v) {
 }
 
 void record(const std::string& what, unsigned lg, std::vector<double> ms, const std::string& note = "") {
-  Row r{what, lg, median(ms), *std::min_element(ms.begin(), ms.end()), *std::max_element(ms.begin(), ms.end()),
-        note};
+  Row r{
+      what, lg, median(ms), *std::min_element(ms.begin(), ms.end()), *std::max_element(ms.begin(), ms.end()),
+      note};
   std::printf("%-34s 2^%-2u  median %10.3f ms  (min %.3f, max %.3f)  %s\n", what.c_str(), lg, r.median_ms,
               r.min_ms, r.max_ms, note.c_str());
   std::fflush(stdout);
@@ -93,8 +94,8 @@ unsigned long long mismatches(const Fr* a, const Fr* b, std::size_t n) {
   gpu::DeviceBuffer<unsigned long long> count(1);
   count.zero();
   std::size_t words = n * sizeof(Fr) / 16;
-  count_mismatches<<<unsigned((words + 255) / 256), 256>>>(reinterpret_cast<const uint4*>(a),
-                                                           reinterpret_cast<const uint4*>(b), words, count.data());
+  count_mismatches<<<unsigned((words + 255) / 256), 256>>>(
+      reinterpret_cast<const uint4*>(a), reinterpret_cast<const uint4*>(b), words, count.data());
   CUDA_LAUNCH_OK();
   unsigned long long h = 0;
   CUDA_OK(cudaMemcpy(&h, count.data(), sizeof h, cudaMemcpyDeviceToHost));
@@ -132,10 +133,10 @@ void bench_ntt(unsigned lo, unsigned hi, int reps) {
            }));
     // Round trip check at this size: inverse(forward(x)) == x.
     CUDA_OK(cudaMemcpyAsync(work.data(), x, n * sizeof(Fr), cudaMemcpyDeviceToDevice, stream));
-    ctx.transform(work.data(), lg, gpu::NttDirection::kForward, gpu::NttOrder::kNatural, gpu::NttOrder::kBitReversed,
-                  true, stream);
-    ctx.transform(work.data(), lg, gpu::NttDirection::kInverse, gpu::NttOrder::kBitReversed, gpu::NttOrder::kNatural,
-                  true, stream);
+    ctx.transform(work.data(), lg, gpu::NttDirection::kForward, gpu::NttOrder::kNatural,
+                  gpu::NttOrder::kBitReversed, true, stream);
+    ctx.transform(work.data(), lg, gpu::NttDirection::kInverse, gpu::NttOrder::kBitReversed,
+                  gpu::NttOrder::kNatural, true, stream);
     stream.synchronize();
     unsigned long long bad = mismatches(work.data(), x, n);
     std::printf("  check 2^%u coset round trip: %s\n", lg, bad ? "MISMATCH" : "ok");
@@ -286,8 +287,8 @@ int main(int argc, char** argv) {
       return 0;
     }
     const auto& d = devices[0];
-    std::printf("GPU 0: %s, cc %d.%d, %d SMs, %.1f GiB\n", d.name.c_str(), d.major, d.minor, d.multiprocessors,
-                d.total_memory / 1073741824.0);
+    std::printf("GPU 0: %s, cc %d.%d, %d SMs, %.1f GiB\n", d.name.c_str(), d.major, d.minor,
+                d.multiprocessors, d.total_memory / 1073741824.0);
     auto run_if = [&](const char* part, const std::function<void()>& fn) {
       if (only == "all" || only.find(part) != std::string::npos) fn();
     };
@@ -295,10 +296,11 @@ int main(int argc, char** argv) {
     run_if("h", [&] { bench_h(h_log, std::max(3, reps - 2)); });
     run_if("g1", [&] { bench_msm<algebra::G1Config>("G1", lo, g1_max, reps, true); });
     run_if("g2", [&] { bench_msm<algebra::G2Config>("G2", lo, g2_max, reps, false); });
-    std::printf("\n%-34s %-5s %12s %12s %12s  %s\n", "benchmark", "size", "median ms", "min ms", "max ms", "notes");
+    std::printf("\n%-34s %-5s %12s %12s %12s  %s\n", "benchmark", "size", "median ms", "min ms", "max ms",
+                "notes");
     for (const Row& r : g_rows)
-      std::printf("%-34s 2^%-3u %12.3f %12.3f %12.3f  %s\n", r.what.c_str(), r.log_n, r.median_ms, r.min_ms, r.max_ms,
-                  r.note.c_str());
+      std::printf("%-34s 2^%-3u %12.3f %12.3f %12.3f  %s\n", r.what.c_str(), r.log_n, r.median_ms, r.min_ms,
+                  r.max_ms, r.note.c_str());
     if (!json.empty()) write_json(json, d);
   } catch (const std::exception& e) {
     std::fprintf(stderr, "cuzk_bench_gpu: %s\n", e.what());

@@ -184,8 +184,12 @@ struct DevField {
     return r;
   }
 
-  __device__ __forceinline__ DevField operator-() const { return zero() - *this; }
-  __device__ __forceinline__ DevField dbl() const { return *this + *this; }
+  __device__ __forceinline__ DevField operator-() const {
+    return zero() - *this;
+  }
+  __device__ __forceinline__ DevField dbl() const {
+    return *this + *this;
+  }
 
   __device__ __forceinline__ friend DevField operator*(const DevField& a, const DevField& b) {
     uint32_t t[N + 2];
@@ -232,10 +236,18 @@ struct DevField {
     return r;
   }
 
-  __device__ __forceinline__ DevField sqr() const { return *this * *this; }
-  __device__ __forceinline__ DevField& operator+=(const DevField& o) { return *this = *this + o; }
-  __device__ __forceinline__ DevField& operator-=(const DevField& o) { return *this = *this - o; }
-  __device__ __forceinline__ DevField& operator*=(const DevField& o) { return *this = *this * o; }
+  __device__ __forceinline__ DevField sqr() const {
+    return *this * *this;
+  }
+  __device__ __forceinline__ DevField& operator+=(const DevField& o) {
+    return *this = *this + o;
+  }
+  __device__ __forceinline__ DevField& operator-=(const DevField& o) {
+    return *this = *this - o;
+  }
+  __device__ __forceinline__ DevField& operator*=(const DevField& o) {
+    return *this = *this * o;
+  }
 
   // Canonical value (Montgomery reduction of x, i.e. x * 1 with 1 not in Montgomery form).
   __device__ __forceinline__ DevField from_montgomery() const {

@@ -27,8 +27,8 @@
 namespace cuzk::gpu {
 
 struct MsmOptions {
-  bool split_ones = true;   // batch-add the bases of scalars equal to 1 (and skip zeros)
-  unsigned window_bits = 0; // 0: chosen from the number of tail scalars
+  bool split_ones = true;    // batch-add the bases of scalars equal to 1 (and skip zeros)
+  unsigned window_bits = 0;  // 0: chosen from the number of tail scalars
 };
 
 // Time of each phase of the last call (device time by CUDA events, milliseconds).

@@ -4,6 +4,7 @@
 namespace cuzk::gpu {
 
 template class Msm<algebra::G2Config>;
-template Msm<algebra::G2Config>::DeviceAffine* generate_points_on_device<algebra::G2Config>(std::size_t, std::uint64_t);
+template Msm<algebra::G2Config>::DeviceAffine* generate_points_on_device<algebra::G2Config>(std::size_t,
+                                                                                            std::uint64_t);
 
 }  // namespace cuzk::gpu

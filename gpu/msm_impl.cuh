@@ -1,11 +1,10 @@
 // G1/G2 multi-scalar multiplication: see msm.hpp for the algorithm. Included by msm_g1.cu and
 // msm_g2.cu (one translation unit per group, so that the two compile in parallel).
 #pragma once
-#include <cub/device/device_radix_sort.cuh>
-#include <cub/device/device_scan.cuh>
-
 #include <algorithm>
 #include <cstring>
+#include <cub/device/device_radix_sort.cuh>
+#include <cub/device/device_scan.cuh>
 #include <vector>
 
 #include "gpu/cuda_check.hpp"
@@ -68,23 +67,13 @@ __device__ __forceinline__ void store_vec(T* p, const T& v) {
 }
 
 constexpr uint32_t kNegBit = 0x80000000u;  // sign of a digit, in the value of a sorted pair
-// Blocks of 128 threads per multiprocessor asked of the compiler for the accumulation (a register cap:
-// the kernel is bound by the latency of its carry chains, so more resident warps pay).
-#ifndef CUZK_ACC_BLOCKS
-#define CUZK_ACC_BLOCKS 4
-#endif
-// G1 at 4 blocks: 128 registers with a few spilled bytes (ptxas, sm_90). G2 (Fp2) is left uncapped.
-template <class F>
-constexpr int accumulate_blocks_per_sm() {
-  return sizeof(F) > 48 ? 2 : CUZK_ACC_BLOCKS;
-}
-
 // --- classification -------------------------------------------------------------------------------
 
 // ones_bitmap bit i: scalar i == 1; ones_per_word[w] = popcount of bitmap word w. tail_flag[i]: scalar i
 // is neither 0 nor 1.
-__global__ void classify_kernel(const DevFr* __restrict__ scalars, uint32_t n, uint32_t* __restrict__ ones_bitmap,
-                                uint32_t* __restrict__ ones_per_word, uint32_t* __restrict__ tail_flag) {
+__global__ void classify_kernel(const DevFr* __restrict__ scalars, uint32_t n,
+                                uint32_t* __restrict__ ones_bitmap, uint32_t* __restrict__ ones_per_word,
+                                uint32_t* __restrict__ tail_flag) {
   uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
   bool one = false, tail = false;
   if (i < n) {
@@ -102,8 +91,9 @@ __global__ void classify_kernel(const DevFr* __restrict__ scalars, uint32_t n, u
 
 // Bitmap-driven compaction of the scalars equal to one: bit j of word w goes to
 // ones_index[word_offset[w] + number of set bits below j].
-__global__ void scatter_ones_kernel(const uint32_t* __restrict__ ones_bitmap, const uint32_t* __restrict__ word_offset,
-                                    uint32_t n, uint32_t* __restrict__ ones_index) {
+__global__ void scatter_ones_kernel(const uint32_t* __restrict__ ones_bitmap,
+                                    const uint32_t* __restrict__ word_offset, uint32_t n,
+                                    uint32_t* __restrict__ ones_index) {
   uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n) return;
   uint32_t word = ones_bitmap[i >> 5];
@@ -147,9 +137,9 @@ __device__ Xyzz<F> block_sum(Xyzz<F> v, Xyzz<F>* buf) {
 // Batch addition of the bases of the scalars equal to one: thread t adds the bases of
 // ones_index[t L .. t L + L) (no divergence: every lane has work), then one partial sum per block.
 template <class F, int NT>
-__global__ void __launch_bounds__(NT) ones_sum_kernel(const uint32_t* __restrict__ ones_index, uint32_t count,
-                                                      uint32_t per_thread, const DevAffine<F>* __restrict__ bases,
-                                                      Xyzz<F>* __restrict__ partial) {
+__global__ void __launch_bounds__(NT)
+    ones_sum_kernel(const uint32_t* __restrict__ ones_index, uint32_t count, uint32_t per_thread,
+                    const DevAffine<F>* __restrict__ bases, Xyzz<F>* __restrict__ partial) {
   __shared__ Xyzz<F> buf[NT];
   Xyzz<F> acc = Xyzz<F>::infinity();
   const uint32_t t = blockIdx.x * NT + threadIdx.x;
@@ -162,8 +152,8 @@ __global__ void __launch_bounds__(NT) ones_sum_kernel(const uint32_t* __restrict
 
 // One block: out[0] = sum of in[0 .. count).
 template <class F, int NT>
-__global__ void __launch_bounds__(NT) sum_points_kernel(const Xyzz<F>* __restrict__ in, uint32_t count,
-                                                        Xyzz<F>* __restrict__ out) {
+__global__ void __launch_bounds__(NT)
+    sum_points_kernel(const Xyzz<F>* __restrict__ in, uint32_t count, Xyzz<F>* __restrict__ out) {
   __shared__ Xyzz<F> buf[NT];
   Xyzz<F> acc = Xyzz<F>::infinity();
   for (uint32_t i = threadIdx.x; i < count; i += NT) acc.add(load_vec_rw(in + i));
@@ -175,8 +165,8 @@ __global__ void __launch_bounds__(NT) sum_points_kernel(const Xyzz<F>* __restric
 
 // Signed digits of every (tail) scalar for every window. Digit d of window w lies in [-2^(c-1), 2^(c-1)];
 // bucket |d| - 1; d = 0 gets the key 2^(c-1), which sorts after every bucket and is skipped.
-__global__ void digits_kernel(const DevFr* __restrict__ scalars, const uint32_t* __restrict__ index, uint32_t m,
-                              unsigned c, unsigned windows, uint32_t* __restrict__ keys,
+__global__ void digits_kernel(const DevFr* __restrict__ scalars, const uint32_t* __restrict__ index,
+                              uint32_t m, unsigned c, unsigned windows, uint32_t* __restrict__ keys,
                               uint32_t* __restrict__ values) {
   uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= m) return;
@@ -216,7 +206,8 @@ __global__ void digits_kernel(const DevFr* __restrict__ scalars, const uint32_t*
 
 // start/end (exclusive) of every bucket's run in the sorted keys of every window; zeroed beforehand.
 __global__ void bucket_bounds_kernel(const uint32_t* __restrict__ keys, uint32_t m, unsigned windows,
-                                     uint32_t buckets, uint32_t* __restrict__ start, uint32_t* __restrict__ end) {
+                                     uint32_t buckets, uint32_t* __restrict__ start,
+                                     uint32_t* __restrict__ end) {
   size_t g = blockIdx.x * size_t(blockDim.x) + threadIdx.x;
   if (g >= size_t(m) * windows) return;
   uint32_t w = uint32_t(g / m), i = uint32_t(g % m);
@@ -231,12 +222,15 @@ __global__ void bucket_bounds_kernel(const uint32_t* __restrict__ keys, uint32_t
 // Thread t of window w adds the points of sorted pairs [t L, t L + L) into XYZZ sums, one per run of
 // equal keys. A run that is a whole bucket goes to the bucket; a run cut by the chunk's end goes to
 // partial_last[t], one cut by its start (and not its end) to partial_first[t]. fixup_kernel merges them.
+// Registers (ptxas, sm_90): G1 168, so 12 warps per SM; capping it at 128 for 16 warps spilled and ran
+// 40% slower on an H200 (2026-11-29).
 template <class F>
-__global__ void __launch_bounds__(128, accumulate_blocks_per_sm<F>()) accumulate_kernel(
-    const uint32_t* __restrict__ keys, const uint32_t* __restrict__ values, uint32_t m, unsigned windows,
-    uint32_t buckets, uint32_t chunk, uint32_t chunks, const uint32_t* __restrict__ start,
-    const uint32_t* __restrict__ end, const DevAffine<F>* __restrict__ bases, Xyzz<F>* __restrict__ bucket_sums,
-    Xyzz<F>* __restrict__ partial_first, Xyzz<F>* __restrict__ partial_last) {
+__global__ void __launch_bounds__(128)
+    accumulate_kernel(const uint32_t* __restrict__ keys, const uint32_t* __restrict__ values, uint32_t m,
+                      unsigned windows, uint32_t buckets, uint32_t chunk, uint32_t chunks,
+                      const uint32_t* __restrict__ start, const uint32_t* __restrict__ end,
+                      const DevAffine<F>* __restrict__ bases, Xyzz<F>* __restrict__ bucket_sums,
+                      Xyzz<F>* __restrict__ partial_first, Xyzz<F>* __restrict__ partial_last) {
   size_t g = blockIdx.x * size_t(blockDim.x) + threadIdx.x;
   if (g >= size_t(chunks) * windows) return;
   uint32_t w = uint32_t(g / chunks), t = uint32_t(g % chunks);
@@ -273,14 +267,12 @@ __global__ void __launch_bounds__(128, accumulate_blocks_per_sm<F>()) accumulate
 // `max_serial` partial runs (few distinct digits in a window: small or equal scalars, the top window)
 // is left to heavy_fixup_kernel, which sums its runs with a whole block.
 template <class F>
-__global__ void __launch_bounds__(128) fixup_kernel(uint32_t buckets, unsigned windows, uint32_t chunk,
-                                                    uint32_t chunks, const uint32_t* __restrict__ start,
-                                                    const uint32_t* __restrict__ end,
-                                                    const Xyzz<F>* __restrict__ partial_first,
-                                                    const Xyzz<F>* __restrict__ partial_last,
-                                                    Xyzz<F>* __restrict__ bucket_sums, uint32_t max_serial,
-                                                    uint32_t* __restrict__ heavy_list,
-                                                    uint32_t* __restrict__ heavy_count) {
+__global__ void __launch_bounds__(128)
+    fixup_kernel(uint32_t buckets, unsigned windows, uint32_t chunk, uint32_t chunks,
+                 const uint32_t* __restrict__ start, const uint32_t* __restrict__ end,
+                 const Xyzz<F>* __restrict__ partial_first, const Xyzz<F>* __restrict__ partial_last,
+                 Xyzz<F>* __restrict__ bucket_sums, uint32_t max_serial, uint32_t* __restrict__ heavy_list,
+                 uint32_t* __restrict__ heavy_count) {
   size_t g = blockIdx.x * size_t(blockDim.x) + threadIdx.x;
   if (g >= size_t(buckets) * windows) return;
   uint32_t w = uint32_t(g / buckets);
@@ -305,14 +297,11 @@ __global__ void __launch_bounds__(128) fixup_kernel(uint32_t buckets, unsigned w
 // One block per heavy bucket (blocks past *heavy_count exit): the partial runs t0 .. t1, strided over
 // the threads, then a tree sum.
 template <class F, int NT>
-__global__ void __launch_bounds__(NT) heavy_fixup_kernel(uint32_t buckets, uint32_t chunk, uint32_t chunks,
-                                                         const uint32_t* __restrict__ start,
-                                                         const uint32_t* __restrict__ end,
-                                                         const Xyzz<F>* __restrict__ partial_first,
-                                                         const Xyzz<F>* __restrict__ partial_last,
-                                                         Xyzz<F>* __restrict__ bucket_sums,
-                                                         const uint32_t* __restrict__ heavy_list,
-                                                         const uint32_t* __restrict__ heavy_count) {
+__global__ void __launch_bounds__(NT)
+    heavy_fixup_kernel(uint32_t buckets, uint32_t chunk, uint32_t chunks, const uint32_t* __restrict__ start,
+                       const uint32_t* __restrict__ end, const Xyzz<F>* __restrict__ partial_first,
+                       const Xyzz<F>* __restrict__ partial_last, Xyzz<F>* __restrict__ bucket_sums,
+                       const uint32_t* __restrict__ heavy_list, const uint32_t* __restrict__ heavy_count) {
   __shared__ Xyzz<F> buf[NT];
   if (blockIdx.x >= *heavy_count) return;
   const uint32_t g = heavy_list[blockIdx.x];
@@ -329,9 +318,9 @@ __global__ void __launch_bounds__(NT) heavy_fixup_kernel(uint32_t buckets, uint3
 // Bucket reduction, level 1: segment s of L buckets of window w gives R_s = sum P_k and
 // T_s = sum k P_k (k local, 0 .. L-1), by running sums from the top.
 template <class F>
-__global__ void __launch_bounds__(128) reduce_segments_kernel(const Xyzz<F>* __restrict__ bucket_sums,
-                                                              uint32_t buckets, unsigned windows, uint32_t seg_len,
-                                                              Xyzz<F>* __restrict__ seg_t, Xyzz<F>* __restrict__ seg_r) {
+__global__ void __launch_bounds__(128)
+    reduce_segments_kernel(const Xyzz<F>* __restrict__ bucket_sums, uint32_t buckets, unsigned windows,
+                           uint32_t seg_len, Xyzz<F>* __restrict__ seg_t, Xyzz<F>* __restrict__ seg_r) {
   uint32_t segs = buckets / seg_len;
   size_t g = blockIdx.x * size_t(blockDim.x) + threadIdx.x;
   if (g >= size_t(segs) * windows) return;
@@ -352,9 +341,9 @@ __global__ void __launch_bounds__(128) reduce_segments_kernel(const Xyzz<F>* __r
 // then sum_s s R_s = sum_u A_u + M sum_u u Rr_u, and sum_u u Rr_u = sum_{u >= 1} suffix_u (suffix sums
 // by a scan in shared memory).
 template <class F, int NT>
-__global__ void __launch_bounds__(NT) reduce_windows_kernel(const Xyzz<F>* __restrict__ seg_t,
-                                                            const Xyzz<F>* __restrict__ seg_r, uint32_t segs,
-                                                            unsigned log_seg_len, Xyzz<F>* __restrict__ window_sums) {
+__global__ void __launch_bounds__(NT)
+    reduce_windows_kernel(const Xyzz<F>* __restrict__ seg_t, const Xyzz<F>* __restrict__ seg_r, uint32_t segs,
+                          unsigned log_seg_len, Xyzz<F>* __restrict__ window_sums) {
   __shared__ Xyzz<F> buf[NT];
   const uint32_t w = blockIdx.x;
   const Xyzz<F>* T = seg_t + size_t(w) * segs;
@@ -400,8 +389,8 @@ __global__ void __launch_bounds__(NT) reduce_windows_kernel(const Xyzz<F>* __res
 // --- host side ------------------------------------------------------------------------------------
 
 template <class Field>
-algebra::Jacobian<typename std::conditional_t<std::is_same_v<Field, algebra::Fp>, algebra::G1Config,
-                                              algebra::G2Config>>
+algebra::Jacobian<
+    typename std::conditional_t<std::is_same_v<Field, algebra::Fp>, algebra::G1Config, algebra::G2Config>>
 jacobian_from_xyzz(const Field& X, const Field& Y, const Field& ZZ, const Field& ZZZ) {
   using Cfg = std::conditional_t<std::is_same_v<Field, algebra::Fp>, algebra::G1Config, algebra::G2Config>;
   algebra::Jacobian<Cfg> r;
@@ -494,9 +483,11 @@ struct Msm<Cfg>::Impl {
       CUDA_LAUNCH_OK();
       std::size_t bytes = 0, bytes2 = 0;
       CUDA_OK(cub::DeviceScan::ExclusiveSum(nullptr, bytes, tail_flag.data(), tail_pos.data(), int(n32), s));
-      CUDA_OK(cub::DeviceScan::ExclusiveSum(nullptr, bytes2, ones_per_word.data(), ones_offset.data(), int(words), s));
+      CUDA_OK(cub::DeviceScan::ExclusiveSum(nullptr, bytes2, ones_per_word.data(), ones_offset.data(),
+                                            int(words), s));
       cub_ensure(std::max(bytes, bytes2));
-      CUDA_OK(cub::DeviceScan::ExclusiveSum(cub_temp.data(), bytes, tail_flag.data(), tail_pos.data(), int(n32), s));
+      CUDA_OK(cub::DeviceScan::ExclusiveSum(cub_temp.data(), bytes, tail_flag.data(), tail_pos.data(),
+                                            int(n32), s));
       CUDA_OK(cub::DeviceScan::ExclusiveSum(cub_temp.data(), bytes2, ones_per_word.data(), ones_offset.data(),
                                             int(words), s));
       scatter_tail_kernel<<<(n32 + 255) / 256, 256, 0, s>>>(tail_flag.data(), tail_pos.data(), n32,
@@ -526,8 +517,8 @@ struct Msm<Cfg>::Impl {
         const uint32_t blocks = (threads + kOnesThreads - 1) / kOnesThreads;
         ones_partial.ensure(blocks);
         ones_total.ensure(1);
-        ones_sum_kernel<F, kOnesThreads><<<blocks, kOnesThreads, 0, s>>>(ones_index.data(), uint32_t(ones), per_thread,
-                                                                         bases, ones_partial.data());
+        ones_sum_kernel<F, kOnesThreads><<<blocks, kOnesThreads, 0, s>>>(
+            ones_index.data(), uint32_t(ones), per_thread, bases, ones_partial.data());
         CUDA_LAUNCH_OK();
         sum_points_kernel<F, NT><<<1, NT, 0, s>>>(ones_partial.data(), blocks, ones_total.data());
         CUDA_LAUNCH_OK();
@@ -567,14 +558,14 @@ struct Msm<Cfg>::Impl {
       CUDA_LAUNCH_OK();
       ev[3].record(s);
       std::size_t bytes = 0;
-      CUDA_OK(cub::DeviceRadixSort::SortPairs(nullptr, bytes, keys_in.data(), keys_out.data(), values_in.data(),
-                                              values_out.data(), int(m32), 0, int(c), s));
+      CUDA_OK(cub::DeviceRadixSort::SortPairs(nullptr, bytes, keys_in.data(), keys_out.data(),
+                                              values_in.data(), values_out.data(), int(m32), 0, int(c), s));
       cub_ensure(bytes);
       for (unsigned w = 0; w < windows; ++w) {
         std::size_t off = std::size_t(w) * m;
-        CUDA_OK(cub::DeviceRadixSort::SortPairs(cub_temp.data(), bytes, keys_in.data() + off, keys_out.data() + off,
-                                                values_in.data() + off, values_out.data() + off, int(m32), 0,
-                                                int(c), s));
+        CUDA_OK(cub::DeviceRadixSort::SortPairs(cub_temp.data(), bytes, keys_in.data() + off,
+                                                keys_out.data() + off, values_in.data() + off,
+                                                values_out.data() + off, int(m32), 0, int(c), s));
       }
       ev[4].record(s);
       CUDA_OK(cudaMemsetAsync(start.data(), 0, start.bytes(), s));
@@ -584,8 +575,8 @@ struct Msm<Cfg>::Impl {
       CUDA_LAUNCH_OK();
       const std::size_t threads = std::size_t(chunks) * windows;
       accumulate_kernel<F><<<uint32_t((threads + 127) / 128), 128, 0, s>>>(
-          keys_out.data(), values_out.data(), m32, windows, nb, chunk, chunks, start.data(), end.data(), bases,
-          bucket_sums.data(), partial_first.data(), partial_last.data());
+          keys_out.data(), values_out.data(), m32, windows, nb, chunk, chunks, start.data(), end.data(),
+          bases, bucket_sums.data(), partial_first.data(), partial_last.data());
       CUDA_LAUNCH_OK();
       const std::size_t all_buckets = std::size_t(nb) * windows;
       // At most this many buckets can be cut into more than kMaxSerial runs.
@@ -605,11 +596,11 @@ struct Msm<Cfg>::Impl {
       ev[5].record(s);
 
       // Bucket reduction: segments of L buckets (about 2^17 segments in all, so that level 1 fills the
-      // GPU, and at most 2^13 per window, so that level 2's serial part stays short), then one block per
+      // GPU, and at most 16 per level-2 thread, so that its serial part stays short), then one block per
       // window.
       uint32_t seg_len = 8;
       while (seg_len < 256 && (std::size_t(nb) * windows) / seg_len > (std::size_t{1} << 17)) seg_len <<= 1;
-      while (nb / seg_len > 8192) seg_len <<= 1;
+      while (nb / seg_len > 16u * NT) seg_len <<= 1;
       seg_len = std::min(seg_len, nb);
       const uint32_t segs = nb / seg_len;
       seg_t.ensure(std::size_t(segs) * windows);
@@ -619,8 +610,8 @@ struct Msm<Cfg>::Impl {
       reduce_segments_kernel<F><<<uint32_t((seg_threads + 127) / 128), 128, 0, s>>>(
           bucket_sums.data(), nb, windows, seg_len, seg_t.data(), seg_r.data());
       CUDA_LAUNCH_OK();
-      reduce_windows_kernel<F, NT><<<windows, NT, 0, s>>>(seg_t.data(), seg_r.data(), segs, log2_floor(seg_len),
-                                                          window_sums.data());
+      reduce_windows_kernel<F, NT>
+          <<<windows, NT, 0, s>>>(seg_t.data(), seg_r.data(), segs, log2_floor(seg_len), window_sums.data());
       CUDA_LAUNCH_OK();
       host_windows.resize(windows);
       CUDA_OK(cudaMemcpyAsync(host_windows.data(), window_sums.data(), windows * sizeof(Xyzz<F>),
@@ -632,7 +623,8 @@ struct Msm<Cfg>::Impl {
     }
     Xyzz<F> ones_host_sum;
     if (ones) {
-      CUDA_OK(cudaMemcpyAsync(&ones_host_sum, ones_total.data(), sizeof ones_host_sum, cudaMemcpyDeviceToHost, s));
+      CUDA_OK(cudaMemcpyAsync(&ones_host_sum, ones_total.data(), sizeof ones_host_sum, cudaMemcpyDeviceToHost,
+                              s));
     }
     ev[6].record(s);
     CUDA_OK(cudaStreamSynchronize(s));
@@ -712,7 +704,8 @@ const MsmTimings& Msm<Cfg>::last_timings() const {
 }
 
 template <class Cfg>
-typename Msm<Cfg>::Point Msm<Cfg>::run_device(const Fr* d_scalars, std::size_t count, const MsmOptions& options) {
+typename Msm<Cfg>::Point Msm<Cfg>::run_device(const Fr* d_scalars, std::size_t count,
+                                              const MsmOptions& options) {
   return impl_->run(d_scalars, count, options);
 }
 
@@ -732,7 +725,6 @@ std::vector<typename Msm<Cfg>::Point> Msm<Cfg>::run_batch(std::span<const std::s
   for (auto v : vectors) out.push_back(run(v, options));
   return out;
 }
-
 
 // --- generated inputs -----------------------------------------------------------------------------
 
@@ -760,9 +752,9 @@ __device__ __forceinline__ DevFp2 field_inverse(const DevFp2& a) {
 // Thread t writes points (t + 1) D + k Q for k < per_thread, converted to affine with one inversion per
 // thread (Montgomery's trick over ZZ * ZZZ). scratch: per_thread XYZZ points and prefix products each.
 template <class F>
-__global__ void __launch_bounds__(128) walk_points_kernel(DevAffine<F>* out, uint64_t first_thread, uint32_t threads,
-                                                          uint32_t per_thread, uint64_t total, DevAffine<F> d,
-                                                          DevAffine<F> q, Xyzz<F>* scratch, F* prefix) {
+__global__ void __launch_bounds__(128)
+    walk_points_kernel(DevAffine<F>* out, uint64_t first_thread, uint32_t threads, uint32_t per_thread,
+                       uint64_t total, DevAffine<F> d, DevAffine<F> q, Xyzz<F>* scratch, F* prefix) {
   uint32_t t = blockIdx.x * blockDim.x + threadIdx.x;
   if (t >= threads) return;
   uint64_t global_t = first_thread + t;
@@ -828,8 +820,8 @@ typename Msm<Cfg>::DeviceAffine* generate_points_on_device(std::size_t count, st
   const uint64_t total_threads = (count + per_thread - 1) / per_thread;
   for (uint64_t first = 0; first < total_threads; first += threads_per_launch) {
     uint32_t threads = uint32_t(std::min<uint64_t>(threads_per_launch, total_threads - first));
-    walk_points_kernel<F><<<(threads + 127) / 128, 128>>>(reinterpret_cast<DevAffine<F>*>(out), first, threads,
-                                                          per_thread, count, dd, qq, scratch.data(),
+    walk_points_kernel<F><<<(threads + 127) / 128, 128>>>(reinterpret_cast<DevAffine<F>*>(out), first,
+                                                          threads, per_thread, count, dd, qq, scratch.data(),
                                                           prefix.data());
     CUDA_LAUNCH_OK();
   }

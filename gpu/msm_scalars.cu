@@ -41,7 +41,8 @@ __global__ void scalars_kernel(DevFr* out, uint64_t n, uint64_t seed, uint64_t z
 
 }  // namespace
 
-Fr* generate_scalars_on_device(std::size_t count, std::uint64_t seed, double zero_fraction, double one_fraction) {
+Fr* generate_scalars_on_device(std::size_t count, std::uint64_t seed, double zero_fraction,
+                               double one_fraction) {
   Fr* out = nullptr;
   CUDA_OK(cudaMalloc(reinterpret_cast<void**>(&out), std::max<std::size_t>(count, 1) * sizeof(Fr)));
   const double two64 = 18446744073709551616.0;

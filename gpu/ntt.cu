@@ -15,24 +15,24 @@ namespace {
 
 using algebra::Fr;
 
-constexpr unsigned kBlockLog = 10;    // elements per block = 2^10: 32 KiB of shared memory
-constexpr unsigned kPowLoBits = 12;   // power tables: x^i = hi[i >> 12] * lo[i & 4095]
+constexpr unsigned kBlockLog = 10;   // elements per block = 2^10: 32 KiB of shared memory
+constexpr unsigned kPowLoBits = 12;  // power tables: x^i = hi[i >> 12] * lo[i & 4095]
 constexpr unsigned kPowLoSize = 1u << kPowLoBits;
 
 struct PassParams {
-  unsigned lg;         // log2 of the transform size
-  unsigned lo_bit;     // lowest stage (butterfly half-distance bit) of this pass
-  unsigned k;          // number of stages in this pass
-  unsigned t;          // column bits: the block holds 2^t independent groups of 2^k elements
-  unsigned tw_shift;   // max_log - lg: twiddle table index = exponent << tw_shift
-  unsigned half_table; // N/2 of the twiddle table (for inverse twiddles)
-  bool dif;            // Gentleman-Sande stages (decreasing) or Cooley-Tukey (increasing)
+  unsigned lg;          // log2 of the transform size
+  unsigned lo_bit;      // lowest stage (butterfly half-distance bit) of this pass
+  unsigned k;           // number of stages in this pass
+  unsigned t;           // column bits: the block holds 2^t independent groups of 2^k elements
+  unsigned tw_shift;    // max_log - lg: twiddle table index = exponent << tw_shift
+  unsigned half_table;  // N/2 of the twiddle table (for inverse twiddles)
+  bool dif;             // Gentleman-Sande stages (decreasing) or Cooley-Tukey (increasing)
   bool inverse;
-  bool pre_coset;      // multiply loaded coefficient i by g^i
-  bool pre_bitrev;     //   i = bitrev(position) (input is bit-reversed)
-  bool post_coset;     // multiply stored coefficient i by g^-i
-  bool post_bitrev;    //   i = bitrev(position)
-  bool post_scale;     // multiply stored values by `scale`
+  bool pre_coset;    // multiply loaded coefficient i by g^i
+  bool pre_bitrev;   //   i = bitrev(position) (input is bit-reversed)
+  bool post_coset;   // multiply stored coefficient i by g^-i
+  bool post_bitrev;  //   i = bitrev(position)
+  bool post_scale;   // multiply stored values by `scale`
   DevFr scale;
 };
 
@@ -40,7 +40,9 @@ __device__ __forceinline__ DevFr table_power(const DevFr* lo, const DevFr* hi, u
   return hi[i >> kPowLoBits] * lo[i & (kPowLoSize - 1)];
 }
 
-__device__ __forceinline__ uint32_t bit_reverse(uint32_t x, unsigned lg) { return __brev(x) >> (32 - lg); }
+__device__ __forceinline__ uint32_t bit_reverse(uint32_t x, unsigned lg) {
+  return __brev(x) >> (32 - lg);
+}
 
 // Global index of local element l of block b (see plan_passes for the two layouts).
 __device__ __forceinline__ uint32_t global_index(const PassParams& p, uint32_t b, uint32_t l) {
@@ -61,11 +63,10 @@ __device__ __forceinline__ DevFr twiddle(const PassParams& p, const DevFr* tw, u
   return -tw[p.half_table - e];  // w^-e = w^(N - e) = -w^(N/2 - e)
 }
 
-__global__ void __launch_bounds__(512) ntt_pass_kernel(DevFr* __restrict__ data, PassParams p,
-                                                       const DevFr* __restrict__ tw,
-                                                       const DevFr* __restrict__ g_lo, const DevFr* __restrict__ g_hi,
-                                                       const DevFr* __restrict__ gi_lo,
-                                                       const DevFr* __restrict__ gi_hi) {
+__global__ void __launch_bounds__(512)
+    ntt_pass_kernel(DevFr* __restrict__ data, PassParams p, const DevFr* __restrict__ tw,
+                    const DevFr* __restrict__ g_lo, const DevFr* __restrict__ g_hi,
+                    const DevFr* __restrict__ gi_lo, const DevFr* __restrict__ gi_hi) {
   extern __shared__ uint32_t smem[];  // 8 words x E elements, word-major (conflict-free)
   const uint32_t E = 1u << (p.k + p.t);
   const uint32_t half = E >> 1;
@@ -315,10 +316,9 @@ void NttContext::compute_h(Fr* d_a, Fr* d_b, Fr* d_c, unsigned lg, cudaStream_t 
   }
   // Z(X) = X^n - 1 is the constant g^n - 1 on the coset.
   Fr z = Fr::generator().pow(static_cast<std::uint64_t>(n)) - Fr::one();
-  h_pointwise_kernel<<<(n + 255) / 256, 256, 0, stream>>>(reinterpret_cast<DevFr*>(d_a),
-                                                          reinterpret_cast<const DevFr*>(d_b),
-                                                          reinterpret_cast<const DevFr*>(d_c), n,
-                                                          to_dev(z.inverse()));
+  h_pointwise_kernel<<<(n + 255) / 256, 256, 0, stream>>>(
+      reinterpret_cast<DevFr*>(d_a), reinterpret_cast<const DevFr*>(d_b), reinterpret_cast<const DevFr*>(d_c),
+      n, to_dev(z.inverse()));
   CUDA_LAUNCH_OK();
   transform(d_a, lg, NttDirection::kInverse, NttOrder::kNatural, NttOrder::kNatural, true, stream);
 }

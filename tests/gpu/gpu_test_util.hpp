@@ -24,8 +24,8 @@ inline std::string gpu_unavailable_reason() {
 
 }  // namespace cuzk::test
 
-#define CUZK_REQUIRE_GPU()                                                           \
-  do {                                                                               \
-    std::string why = ::cuzk::test::gpu_unavailable_reason();                        \
-    if (!why.empty()) GTEST_SKIP() << "GPU test skipped: " << why;                  \
+#define CUZK_REQUIRE_GPU()                                         \
+  do {                                                             \
+    std::string why = ::cuzk::test::gpu_unavailable_reason();      \
+    if (!why.empty()) GTEST_SKIP() << "GPU test skipped: " << why; \
   } while (0)

@@ -71,7 +71,8 @@ void check_ops(const char* name) {
   da.upload(a);
   db.upload(b);
   ops_kernel<D><<<(n + 127) / 128, 128>>>(reinterpret_cast<const D*>(da.data()),
-                                          reinterpret_cast<const D*>(db.data()), reinterpret_cast<D*>(dout.data()), n);
+                                          reinterpret_cast<const D*>(db.data()),
+                                          reinterpret_cast<D*>(dout.data()), n);
   CUDA_LAUNCH_OK();
   std::vector<H> out(4 * n);
   dout.download(out);

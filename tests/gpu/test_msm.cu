@@ -43,15 +43,30 @@ std::vector<Fr> make_scalars(std::size_t n, Kind kind, std::mt19937_64& rng) {
   std::vector<Fr> s(n);
   for (auto& x : s) {
     switch (kind) {
-      case Kind::kRandom: x = test::random_field<Fr>(rng); break;
-      case Kind::kZeros: x = Fr::zero(); break;
-      case Kind::kOnes: x = Fr::one(); break;
-      case Kind::kSmall: x = Fr::from_u64(rng() % 70000); break;
-      case Kind::kEqual: x = Fr::from_u64(5); break;
-      case Kind::kMinusOne: x = -Fr::one(); break;
+      case Kind::kRandom:
+        x = test::random_field<Fr>(rng);
+        break;
+      case Kind::kZeros:
+        x = Fr::zero();
+        break;
+      case Kind::kOnes:
+        x = Fr::one();
+        break;
+      case Kind::kSmall:
+        x = Fr::from_u64(rng() % 70000);
+        break;
+      case Kind::kEqual:
+        x = Fr::from_u64(5);
+        break;
+      case Kind::kMinusOne:
+        x = -Fr::one();
+        break;
       case Kind::kWitness: {
         unsigned r = rng() % 10;
-        x = r < 4 ? Fr::zero() : r < 7 ? Fr::one() : r < 8 ? Fr::from_u64(rng() % 4) : test::random_field<Fr>(rng);
+        x = r < 4   ? Fr::zero()
+            : r < 7 ? Fr::one()
+            : r < 8 ? Fr::from_u64(rng() % 4)
+                    : test::random_field<Fr>(rng);
         break;
       }
     }
@@ -61,13 +76,20 @@ std::vector<Fr> make_scalars(std::size_t n, Kind kind, std::mt19937_64& rng) {
 
 const char* kind_name(Kind k) {
   switch (k) {
-    case Kind::kRandom: return "random";
-    case Kind::kZeros: return "zeros";
-    case Kind::kOnes: return "ones";
-    case Kind::kSmall: return "small";
-    case Kind::kEqual: return "equal";
-    case Kind::kWitness: return "witness";
-    case Kind::kMinusOne: return "minus-one";
+    case Kind::kRandom:
+      return "random";
+    case Kind::kZeros:
+      return "zeros";
+    case Kind::kOnes:
+      return "ones";
+    case Kind::kSmall:
+      return "small";
+    case Kind::kEqual:
+      return "equal";
+    case Kind::kWitness:
+      return "witness";
+    case Kind::kMinusOne:
+      return "minus-one";
   }
   return "?";
 }
@@ -118,7 +140,8 @@ TEST(GpuMsmG1, LargeRandomAndBatch) {
   const std::size_t n = (std::size_t{1} << 16) + 123;
   auto bases = make_points<algebra::G1Config>(n, rng, true);
   gpu::G1Msm msm(bases);
-  std::vector<std::vector<Fr>> vectors = {make_scalars(n, Kind::kRandom, rng), make_scalars(n, Kind::kWitness, rng),
+  std::vector<std::vector<Fr>> vectors = {make_scalars(n, Kind::kRandom, rng),
+                                          make_scalars(n, Kind::kWitness, rng),
                                           make_scalars(n - 1000, Kind::kRandom, rng)};
   std::vector<std::span<const Fr>> spans(vectors.begin(), vectors.end());
   std::vector<algebra::G1> got = msm.run_batch(spans);
@@ -166,7 +189,8 @@ TEST(GpuMsmG2, MatchesCpu) {
       for (bool split : {true, false}) {
         gpu::MsmOptions opt;
         opt.split_ones = split;
-        ASSERT_EQ(msm.run(s, opt), want) << "G2 n " << n << " scalars " << kind_name(kind) << " split " << split;
+        ASSERT_EQ(msm.run(s, opt), want)
+            << "G2 n " << n << " scalars " << kind_name(kind) << " split " << split;
       }
     }
   }

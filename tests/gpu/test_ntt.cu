@@ -110,8 +110,8 @@ TEST(GpuNtt, MatchesNaiveDftEveryOrderAndCoset) {
         for (NttOrder in : kOrders)
           for (NttOrder out : kOrders) {
             std::vector<Fr> input = in == NttOrder::kNatural ? x : permuted(x, lg);
-            std::vector<Fr> got = run_gpu(ctx, input, lg, inverse ? NttDirection::kInverse : NttDirection::kForward,
-                                          in, out, coset);
+            std::vector<Fr> got = run_gpu(
+                ctx, input, lg, inverse ? NttDirection::kInverse : NttDirection::kForward, in, out, coset);
             std::vector<Fr> want = out == NttOrder::kNatural ? expect : permuted(expect, lg);
             ASSERT_EQ(got, want) << "lg " << lg << " inverse " << inverse << " coset " << coset << " in "
                                  << int(in) << " out " << int(out);
