@@ -32,88 +32,88 @@ mode_t current_umask() {
   return 022;
 }
 
-// Owns a file descriptor and, until commit(), the temporary file's name (removed on destruction).
-class TempFile {
- public:
-  explicit TempFile(const std::filesystem::path& target) : target_(target.string()) {
-    std::filesystem::path dir = target.parent_path();
-    if (dir.empty()) dir = ".";
-    // mkostemp: a fresh name nobody else uses, created with O_EXCL, in the target's file system so
-    // that rename() is atomic.
-    std::string leaf = ".";
-    leaf += target.filename().string();
-    leaf += ".tmp.XXXXXX";
-    std::string pattern = (dir / leaf).string();
-    std::vector<char> name(pattern.begin(), pattern.end());
-    name.push_back('\0');
-    fd_ = ::mkostemp(name.data(), O_CLOEXEC);
-    if (fd_ < 0) {
-      int err = errno;
-      throw IoError(target_, errno_text(err, "cannot create a temporary file in " + dir.string()));
-    }
-    name_.assign(name.data());
-  }
-  ~TempFile() {
-    if (fd_ >= 0) ::close(fd_);
-    if (!name_.empty()) ::unlink(name_.c_str());
-  }
-  TempFile(const TempFile&) = delete;
-  TempFile& operator=(const TempFile&) = delete;
-
-  void write_all(std::span<const std::uint8_t> bytes) {
-    std::size_t done = 0;
-    while (done < bytes.size()) {
-      ssize_t n = ::write(fd_, bytes.data() + done, bytes.size() - done);
-      if (n < 0 && errno == EINTR) continue;
-      if (n <= 0) {
-        int err = n < 0 ? errno : EIO;  // write() returning 0 for a non-empty buffer: treat as an I/O error
-        throw IoError(target_, errno_text(err, "write to " + name_ + " failed"), done);
-      }
-      done += static_cast<std::size_t>(n);
-    }
-  }
-
-  // fsync, close, and rename over the target; afterwards the destructor leaves the file alone.
-  void commit() {
-    // mkostemp creates mode 0600; give the file the usual 0666 & ~umask like any newly created file.
-    if (::fchmod(fd_, 0666 & ~current_umask()) != 0) fail("chmod");
-    if (::fsync(fd_) != 0) fail("fsync");
-    int fd = fd_;
-    fd_ = -1;
-    if (::close(fd) != 0) fail("close");
-    if (::rename(name_.c_str(), target_.c_str()) != 0) fail("rename");
-    name_.clear();
-  }
-
- private:
-  [[noreturn]] void fail(const char* action) const {
-    int err = errno;
-    throw IoError(target_, errno_text(err, std::string(action) + " " + name_));
-  }
-
-  std::string target_;
-  std::string name_;
-  int fd_ = -1;
-};
-
 }  // namespace
 
-void write_file_atomic(const std::filesystem::path& path, std::span<const std::uint8_t> bytes) {
-  TempFile tmp(path);
-  tmp.write_all(bytes);
-  tmp.commit();
+AtomicFileWriter::AtomicFileWriter(const std::filesystem::path& target) : target_(target.string()) {
+  std::filesystem::path dir = target.parent_path();
+  if (dir.empty()) dir = ".";
+  // mkostemp: a fresh name nobody else uses, created with O_EXCL, in the target's file system so
+  // that rename() is atomic.
+  std::string leaf = ".";  // built with += : GCC 12 warns falsely (-Wrestrict) on "." + string
+  leaf += target.filename().string();
+  leaf += ".tmp.XXXXXX";
+  std::string pattern = (dir / leaf).string();
+  std::vector<char> name(pattern.begin(), pattern.end());
+  name.push_back('\0');
+  fd_ = ::mkostemp(name.data(), O_CLOEXEC);
+  if (fd_ < 0) {
+    int err = errno;
+    throw IoError(target_, errno_text(err, "cannot create a temporary file in " + dir.string()));
+  }
+  name_.assign(name.data());
+}
+
+AtomicFileWriter::~AtomicFileWriter() {
+  if (fd_ >= 0) ::close(fd_);
+  if (!name_.empty()) ::unlink(name_.c_str());
+}
+
+void AtomicFileWriter::write(std::span<const std::uint8_t> bytes) {
+  std::size_t done = 0;
+  while (done < bytes.size()) {
+    ssize_t n = ::write(fd_, bytes.data() + done, bytes.size() - done);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) {
+      if (n == 0) errno = EIO;  // write() returning 0 for a non-empty buffer: treat as an I/O error
+      fail("write to", done);
+    }
+    done += static_cast<std::size_t>(n);
+  }
+}
+
+void AtomicFileWriter::pwrite(std::span<const std::uint8_t> bytes, std::uint64_t offset) {
+  std::size_t done = 0;
+  while (done < bytes.size()) {
+    ssize_t n = ::pwrite(fd_, bytes.data() + done, bytes.size() - done, static_cast<off_t>(offset + done));
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) {
+      if (n == 0) errno = EIO;
+      fail("write to", offset + done);
+    }
+    done += static_cast<std::size_t>(n);
+  }
+}
+
+void AtomicFileWriter::commit() {
+  // mkostemp creates mode 0600; give the file the usual 0666 & ~umask like any newly created file.
+  if (::fchmod(fd_, 0666 & ~current_umask()) != 0) fail("chmod");
+  if (::fsync(fd_) != 0) fail("fsync");
+  int fd = fd_;
+  fd_ = -1;
+  if (::close(fd) != 0) fail("close");
+  if (::rename(name_.c_str(), target_.c_str()) != 0) fail("rename");
+  name_.clear();
   // Make the rename itself durable. A failure here does not undo the (already visible) new file.
-  std::filesystem::path dir = path.parent_path();
+  std::filesystem::path dir = std::filesystem::path(target_).parent_path();
   if (dir.empty()) dir = ".";
   int dir_fd = ::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
   if (dir_fd >= 0) {
     int rc = ::fsync(dir_fd);
     int saved = errno;
     ::close(dir_fd);
-    if (rc != 0 && saved != EINVAL) {
-      throw IoError(path.string(), errno_text(saved, "fsync of directory " + dir.string()));
-    }
+    if (rc != 0 && saved != EINVAL) throw IoError(target_, errno_text(saved, "fsync of directory " + dir.string()));
   }
+}
+
+void AtomicFileWriter::fail(const char* action, std::uint64_t offset) const {
+  int err = errno;
+  throw IoError(target_, errno_text(err, std::string(action) + " " + name_), offset);
+}
+
+void write_file_atomic(const std::filesystem::path& path, std::span<const std::uint8_t> bytes) {
+  AtomicFileWriter file(path);
+  file.write(bytes);
+  file.commit();
 }
 
 }  // namespace cuzk::io

@@ -7,11 +7,37 @@
 #include <cstdint>
 #include <filesystem>
 #include <span>
+#include <string>
 
 namespace cuzk::io {
 
 // Replaces (or creates) `path` with `bytes`. Throws IoError naming the file on any failure, in which
 // case `path` is untouched and the temporary file is removed.
+// A file written under a temporary name beside `target` (same file system, so the final rename is
+// atomic) and renamed over it by commit(): readers see either the old file or the complete new one,
+// and a writer that fails or is interrupted leaves nothing behind (the destructor removes the
+// temporary file). Two writers racing on one target each rename a complete file; the last one wins.
+// Every failure throws IoError naming the target.
+class AtomicFileWriter {
+ public:
+  explicit AtomicFileWriter(const std::filesystem::path& target);
+  ~AtomicFileWriter();
+  AtomicFileWriter(const AtomicFileWriter&) = delete;
+  AtomicFileWriter& operator=(const AtomicFileWriter&) = delete;
+
+  void write(std::span<const std::uint8_t> bytes);                        // at the current end
+  void pwrite(std::span<const std::uint8_t> bytes, std::uint64_t offset);  // at an offset (thread-safe)
+  // chmod 0666 & ~umask, fsync, close, rename over the target, fsync the directory.
+  void commit();
+
+ private:
+  [[noreturn]] void fail(const char* action, std::uint64_t offset = 0) const;
+
+  std::string target_;
+  std::string name_;
+  int fd_ = -1;
+};
+
 void write_file_atomic(const std::filesystem::path& path, std::span<const std::uint8_t> bytes);
 
 }  // namespace cuzk::io

@@ -19,6 +19,8 @@
 #include <span>
 #include <vector>
 
+#include "io/atomic_file.hpp"
+#include "io/io_error.hpp"
 #include "pce/errors.hpp"
 #include "pce/xxhash64.hpp"
 
@@ -191,70 +193,35 @@ std::string errno_text(int err) {
   throw PceError(PceErrorKind::kIo, path.string() + ": " + what + ": " + errno_text(err));
 }
 
-mode_t current_umask() {
-  // Read without changing it (see io/atomic_file.cpp): Linux reports it in /proc/self/status.
-  std::ifstream status("/proc/self/status");
-  std::string line;
-  while (std::getline(status, line)) {
-    if (line.rfind("Umask:", 0) == 0) return static_cast<mode_t>(std::stoul(line.substr(6), nullptr, 8));
-  }
-  return 022;
-}
-
-// A temporary file beside the target, renamed over it by commit(); removed if never committed.
-class TempFile {
+// The cache is written through io::AtomicFileWriter (temporary file, then rename); its IoError
+// becomes this layer's PceError (kIo).
+class WriterInPceLayer {
  public:
-  explicit TempFile(fs::path target) : target_(std::move(target)) {
-    fs::path dir = target_.parent_path();
-    if (dir.empty()) dir = ".";
-    std::string leaf = ".";  // built with += : GCC 12 warns falsely (-Wrestrict) on "." + string
-    leaf += target_.filename().string();
-    leaf += ".tmp.XXXXXX";
-    std::string pattern = (dir / leaf).string();
-    std::vector<char> name(pattern.begin(), pattern.end());
-    name.push_back('\0');
-    fd_ = ::mkostemp(name.data(), O_CLOEXEC);
-    if (fd_ < 0) io_fail(target_, "cannot create a temporary file in " + dir.string(), errno);
-    name_.assign(name.data());
-  }
-  ~TempFile() {
-    if (fd_ >= 0) ::close(fd_);
-    if (!name_.empty()) ::unlink(name_.c_str());
-  }
-  TempFile(const TempFile&) = delete;
-  TempFile& operator=(const TempFile&) = delete;
-
+  explicit WriterInPceLayer(const fs::path& target) : writer_(open(target)) {}
   void pwrite_all(const std::uint8_t* data, std::size_t size, std::uint64_t offset) {
-    std::size_t done = 0;
-    while (done < size) {
-      ssize_t n = ::pwrite(fd_, data + done, size - done, static_cast<off_t>(offset + done));
-      if (n < 0 && errno == EINTR) continue;
-      if (n <= 0) io_fail(target_, "write to " + name_ + " failed", n < 0 ? errno : EIO);
-      done += static_cast<std::size_t>(n);
-    }
+    guard([&] { writer_.pwrite({data, size}, offset); });
   }
-
   void commit() {
-    if (::fchmod(fd_, 0666 & ~current_umask()) != 0) io_fail(target_, "chmod " + name_, errno);
-    if (::fsync(fd_) != 0) io_fail(target_, "fsync " + name_, errno);
-    const int fd = fd_;
-    fd_ = -1;
-    if (::close(fd) != 0) io_fail(target_, "close " + name_, errno);
-    if (::rename(name_.c_str(), target_.c_str()) != 0) io_fail(target_, "rename " + name_, errno);
-    name_.clear();
-    fs::path dir = target_.parent_path();
-    if (dir.empty()) dir = ".";
-    const int dir_fd = ::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-    if (dir_fd >= 0) {  // make the rename durable; the new file is already visible either way
-      ::fsync(dir_fd);
-      ::close(dir_fd);
-    }
+    guard([&] { writer_.commit(); });
   }
 
  private:
-  fs::path target_;
-  std::string name_;
-  int fd_ = -1;
+  static io::AtomicFileWriter open(const fs::path& target) {
+    try {
+      return io::AtomicFileWriter(target);
+    } catch (const io::IoError& e) {
+      throw PceError(PceErrorKind::kIo, e.what());
+    }
+  }
+  template <class Fn>
+  void guard(Fn&& fn) {
+    try {
+      fn();
+    } catch (const io::IoError& e) {
+      throw PceError(PceErrorKind::kIo, e.what());
+    }
+  }
+  io::AtomicFileWriter writer_;
 };
 
 struct ChunkEntry {
@@ -526,7 +493,7 @@ CacheHeader write_cache_file(const fs::path& path, const CompactR1cs& pce, std::
   for (const Segment& s : segments) h.content_bytes += s.size;
   h.num_chunks = (h.content_bytes + h.chunk_bytes - 1) / h.chunk_bytes;
 
-  TempFile file(path);
+  WriterInPceLayer file(path);
   std::vector<ChunkEntry> entries(h.num_chunks);
   std::uint64_t write_offset = h.body_offset();
   std::exception_ptr error;
