@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "cli/commands.hpp"
+#include "cli/format.hpp"
 #include "cli/demo_params.hpp"
 #include "cli/exit_codes.hpp"
 #include "io/atomic_file.hpp"
@@ -31,17 +32,6 @@ namespace fs = std::filesystem;
 std::vector<io::SectorSize> selected_sizes(const std::string& sector_size) {
   if (sector_size.empty()) return {io::kAllSectorSizes.begin(), io::kAllSectorSizes.end()};
   return {*io::parse_sector_size(sector_size)};  // the option's validator already accepted it
-}
-
-std::string human_bytes(std::uint64_t n) {
-  static constexpr const char* kUnits[] = {"B", "KiB", "MiB", "GiB", "TiB"};
-  double v = static_cast<double>(n);
-  int unit = 0;
-  while (v >= 1024 && unit < 4) {
-    v /= 1024;
-    ++unit;
-  }
-  return unit == 0 ? fmt::format("{} B", n) : fmt::format("{:.2f} {}", v, kUnits[unit]);
 }
 
 void run_names(const std::string& sector_size) {

@@ -13,6 +13,7 @@
 #include <string>
 
 #include "cli/commands.hpp"
+#include "cli/format.hpp"
 #include "pce/cache.hpp"
 #include "pce/cache_file.hpp"
 #include "pce/compact_r1cs.hpp"
@@ -26,17 +27,6 @@ namespace cuzk::cli {
 namespace {
 
 namespace fs = std::filesystem;
-
-std::string human_bytes(std::uint64_t n) {
-  static constexpr const char* kUnits[] = {"B", "KiB", "MiB", "GiB", "TiB"};
-  double v = static_cast<double>(n);
-  int unit = 0;
-  while (v >= 1024 && unit < 4) {
-    v /= 1024;
-    ++unit;
-  }
-  return unit == 0 ? fmt::format("{} B", n) : fmt::format("{:.2f} {}", v, kUnits[unit]);
-}
 
 double per(std::uint64_t bytes, std::uint64_t constraints) {
   return constraints == 0 ? 0.0 : static_cast<double>(bytes) / static_cast<double>(constraints);

@@ -17,39 +17,10 @@ void CompactRecorder::reserve_constraints(std::size_t rows, std::size_t nnz_per_
 
 void CompactRecorder::append_row(CompactMatrix& m, std::span<const r1cs::Term> terms) {
   // The same merge as r1cs::detail::MatrixBuilder::append_row: sum repeated variables, drop zero sums.
-  auto emit = [&](std::uint32_t raw, const Fr& sum) {
-    if (!sum.is_zero()) {
-      m.columns.push_back(raw);
-      m.codes.push_back(encoder_.encode(sum));
-    }
-  };
-  bool sorted = true;
-  for (std::size_t i = 1; i < terms.size() && sorted; ++i)
-    sorted = terms[i - 1].var.raw() <= terms[i].var.raw();
-  if (sorted) {
-    for (std::size_t i = 0; i < terms.size();) {
-      Fr sum = terms[i].coeff;
-      std::size_t j = i + 1;
-      while (j < terms.size() && terms[j].var == terms[i].var) sum += terms[j++].coeff;
-      emit(terms[i].var.raw(), sum);
-      i = j;
-    }
-  } else {
-    // Sort (variable, position) keys; positions keep equal variables in their original order.
-    scratch_.resize(terms.size());
-    for (std::size_t i = 0; i < terms.size(); ++i) scratch_[i] = std::uint64_t{terms[i].var.raw()} << 32 | i;
-    std::sort(scratch_.begin(), scratch_.end());
-    for (std::size_t i = 0; i < scratch_.size();) {
-      const auto raw = static_cast<std::uint32_t>(scratch_[i] >> 32);
-      Fr sum = terms[static_cast<std::uint32_t>(scratch_[i])].coeff;
-      std::size_t j = i + 1;
-      while (j < scratch_.size() && static_cast<std::uint32_t>(scratch_[j] >> 32) == raw) {
-        sum += terms[static_cast<std::uint32_t>(scratch_[j++])].coeff;
-      }
-      emit(raw, sum);
-      i = j;
-    }
-  }
+  r1cs::merge_terms(terms, scratch_, [&](std::uint32_t raw, const Fr& sum) {
+    m.columns.push_back(raw);
+    m.codes.push_back(encoder_.encode(sum));
+  });
   if (m.columns.size() > kMaxEntriesPerMatrix) {
     throw PceError(PceErrorKind::kLimits,
                    "constraint " + std::to_string(m.rows()) +

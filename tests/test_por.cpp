@@ -307,7 +307,9 @@ void check_por_case(const PorCase& pc, std::mt19937_64& rng) {
       ASSERT_EQ(checker.num_inputs(), private_root ? 2u : 3u);
       // generate_public_inputs: [leaf index as Fr] (+ [root] when public).
       EXPECT_EQ(checker.inputs()[1], Fr::from_u64(index));
-      if (!private_root) EXPECT_EQ(checker.inputs()[2], root);
+      if (!private_root) {
+        EXPECT_EQ(checker.inputs()[2], root);
+      }
     }
   }
   // Counter and Recorder on a blank path (rfp blank_circuit) count the same.

@@ -126,6 +126,42 @@ std::string name_string(const Name& name) {
 
 }  // namespace detail
 
+// Calls emit(raw_variable, summed_coefficient) once per distinct variable of `terms`, in increasing
+// Variable::raw() order, skipping sums that are zero: bellperson's LinearCombination sums the
+// coefficients of a repeated variable, and its density rule ignores zero coefficients. `scratch` is
+// reused between calls (the Recorder and the PCE's CompactRecorder share this one definition).
+template <class Emit>
+void merge_terms(std::span<const Term> terms, std::vector<std::uint64_t>& scratch, Emit&& emit) {
+  auto emit_nonzero = [&](std::uint32_t raw, const Fr& sum) {
+    if (!sum.is_zero()) emit(raw, sum);
+  };
+  bool sorted = true;
+  for (std::size_t i = 1; i < terms.size() && sorted; ++i) sorted = terms[i - 1].var.raw() <= terms[i].var.raw();
+  if (sorted) {
+    for (std::size_t i = 0; i < terms.size();) {
+      Fr sum = terms[i].coeff;
+      std::size_t j = i + 1;
+      while (j < terms.size() && terms[j].var == terms[i].var) sum += terms[j++].coeff;
+      emit_nonzero(terms[i].var.raw(), sum);
+      i = j;
+    }
+    return;
+  }
+  // Sort (variable, position) keys rather than the 40-byte terms; positions keep the order stable.
+  scratch.resize(terms.size());
+  for (std::size_t i = 0; i < terms.size(); ++i) scratch[i] = std::uint64_t{terms[i].var.raw()} << 32 | i;
+  std::sort(scratch.begin(), scratch.end());
+  for (std::size_t i = 0; i < scratch.size();) {
+    const auto raw = static_cast<std::uint32_t>(scratch[i] >> 32);
+    Fr sum = terms[static_cast<std::uint32_t>(scratch[i])].coeff;
+    std::size_t j = i + 1;
+    while (j < scratch.size() && static_cast<std::uint32_t>(scratch[j] >> 32) == raw)
+      sum += terms[static_cast<std::uint32_t>(scratch[j++])].coeff;
+    emit_nonzero(raw, sum);
+    i = j;
+  }
+}
+
 // A linear combination with inline storage for kInline terms (most LCs in the circuits are that small);
 // larger ones spill to the heap.
 class LinearCombination {
