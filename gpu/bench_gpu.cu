@@ -21,6 +21,7 @@
 #include "gpu/cuda_check.hpp"
 #include "gpu/device_buffer.hpp"
 #include "gpu/device_info.hpp"
+#include "gpu/field.cuh"
 #include "gpu/msm.hpp"
 #include "gpu/ntt.hpp"
 
@@ -100,6 +101,60 @@ unsigned long long mismatches(const Fr* a, const Fr* b, std::size_t n) {
   unsigned long long h = 0;
   CUDA_OK(cudaMemcpy(&h, count.data(), sizeof h, cudaMemcpyDeviceToHost));
   return h;
+}
+
+// Field multiplication throughput: every thread runs two independent chains x <- x * y, the shape of
+// the MSM's and NTT's inner loops. kEvenOdd is the library's multiplication, kCios the first version
+// (gpu/mont_mul.hpp keeps both), measured in the same run.
+enum class MulAlgorithm { kEvenOdd, kCios };
+
+template <class D, MulAlgorithm A>
+__global__ void mul_chain_kernel(D* data, int iterations) {
+  const std::size_t i = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x;
+  D x0 = data[2 * i], x1 = data[2 * i + 1], y = data[(2 * i + 7) % (2 * std::size_t(gridDim.x) * blockDim.x)];
+  x0.v[D::N - 1] &= 0x0fffffffu;  // below p and r whatever the seed's limbs
+  x1.v[D::N - 1] &= 0x0fffffffu;
+  y.v[D::N - 1] &= 0x0fffffffu;
+  gpu::ptx::Ops ops;
+  for (int k = 0; k < iterations; ++k) {
+    if constexpr (A == MulAlgorithm::kEvenOdd) {
+      x0 = x0 * y;
+      x1 = x1 * y;
+    } else {
+      D r0, r1;
+      gpu::mont::mul_cios<D::N>(ops, r0.v, x0.v, y.v, D::Tag::c().modulus, D::Tag::c().inv);
+      gpu::mont::mul_cios<D::N>(ops, r1.v, x1.v, y.v, D::Tag::c().modulus, D::Tag::c().inv);
+      x0 = r0;
+      x1 = r1;
+    }
+  }
+  data[2 * i] = x0;
+  data[2 * i + 1] = x1;
+}
+
+template <class D, MulAlgorithm A>
+void bench_mul_one(const char* name, int reps) {
+  const int blocks = 132 * 8, threads = 256, iterations = 512;
+  const std::size_t elements = 2 * std::size_t(blocks) * threads;
+  Fr* seed = gpu::generate_scalars_on_device(elements * sizeof(D) / sizeof(Fr), 9);  // limbs masked below p in the kernel
+  D* data = reinterpret_cast<D*>(seed);
+  gpu::Stream stream;
+  auto ms = time_events(stream, reps, [&] {
+    mul_chain_kernel<D, A><<<blocks, threads, 0, stream>>>(data, iterations);
+    CUDA_LAUNCH_OK();
+  });
+  const double muls = double(elements) * iterations;
+  char note[128];
+  std::snprintf(note, sizeof note, "%.2f G mul/s", muls / (median(ms) * 1e-3) / 1e9);
+  record(name, 0, ms, note);
+  CUDA_OK(cudaFree(seed));
+}
+
+void bench_field(int reps) {
+  bench_mul_one<gpu::DevFp, MulAlgorithm::kEvenOdd>("Fp mul even/odd", reps);
+  bench_mul_one<gpu::DevFp, MulAlgorithm::kCios>("Fp mul CIOS (baseline)", reps);
+  bench_mul_one<gpu::DevFr, MulAlgorithm::kEvenOdd>("Fr mul even/odd", reps);
+  bench_mul_one<gpu::DevFr, MulAlgorithm::kCios>("Fr mul CIOS (baseline)", reps);
 }
 
 void bench_ntt(unsigned lo, unsigned hi, int reps) {
@@ -292,6 +347,7 @@ int main(int argc, char** argv) {
     auto run_if = [&](const char* part, const std::function<void()>& fn) {
       if (only == "all" || only.find(part) != std::string::npos) fn();
     };
+    run_if("field", [&] { bench_field(reps); });
     run_if("ntt", [&] { bench_ntt(lo, ntt_max, reps); });
     run_if("h", [&] { bench_h(h_log, std::max(3, reps - 2)); });
     run_if("g1", [&] { bench_msm<algebra::G1Config>("G1", lo, g1_max, reps, true); });

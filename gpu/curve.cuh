@@ -80,14 +80,15 @@ struct Xyzz {
       }
       return;
     }
+    // Ordered so that PP dies early: fewer live registers in the MSM's hot loop.
     F PP = P.sqr();
+    ZZ = ZZ * PP;
     F PPP = P * PP;
+    ZZZ = ZZZ * PPP;
     F Q = X * PP;
     F X3 = R.sqr() - PPP - Q.dbl();
     Y = R * (Q - X3) - Y * PPP;
     X = X3;
-    ZZ = ZZ * PP;
-    ZZZ = ZZZ * PPP;
   }
 
   // this += q (both XYZZ). Used outside the hot loop (bucket fix-up and reduction): not inlined.

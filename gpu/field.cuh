@@ -6,9 +6,8 @@
 // 2^(64N) = 2^(32 * 2N), so the Montgomery radix is the same. Host buffers of algebra::Fp / Fr / Fp2
 // can be copied to the device as they are, and back.
 //
-// Multiplication is CIOS (Koc, Acar, Kaliski 1996) over 32-bit limbs: each row does the low halves of
-// the products in one carry chain (mad.lo.cc / madc.lo.cc) and the high halves in a second chain
-// (mad.hi.cc / madc.hi.cc), then the same two chains for m * p. The constants (modulus, -p^-1 mod
+// Multiplication is Montgomery's with the products of even and odd limbs in two independent carry
+// chains (gpu/mont_mul.hpp, where the algorithm and its bounds are explained). The constants (modulus, -p^-1 mod
 // 2^32, R, R^2) come from prover/algebra/bls12_381.hpp at compile time and live in __constant__ memory,
 // so they are instruction operands (c[bank][offset]) in SASS.
 #pragma once
@@ -17,6 +16,7 @@
 
 #include <cstdint>
 
+#include "gpu/mont_mul.hpp"
 #include "prover/algebra/bls12_381.hpp"
 
 namespace cuzk::gpu {
@@ -113,10 +113,48 @@ __device__ __forceinline__ uint32_t madc_hi_cc(uint32_t a, uint32_t b, uint32_t 
   asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(r) : "r"(a), "r"(b), "r"(c));
   return r;
 }
+
+// The instruction policy of gpu/mont_mul.hpp on the device.
+struct Ops {
+  __device__ __forceinline__ uint32_t mul_lo(uint32_t a, uint32_t b) {
+    uint32_t r;
+    asm volatile("mul.lo.u32 %0, %1, %2;" : "=r"(r) : "r"(a), "r"(b));
+    return r;
+  }
+  __device__ __forceinline__ uint32_t mul_hi(uint32_t a, uint32_t b) {
+    uint32_t r;
+    asm volatile("mul.hi.u32 %0, %1, %2;" : "=r"(r) : "r"(a), "r"(b));
+    return r;
+  }
+  __device__ __forceinline__ uint32_t add_cc(uint32_t a, uint32_t b) { return ptx::add_cc(a, b); }
+  __device__ __forceinline__ uint32_t addc_cc(uint32_t a, uint32_t b) { return ptx::addc_cc(a, b); }
+  __device__ __forceinline__ uint32_t addc(uint32_t a, uint32_t b) { return ptx::addc(a, b); }
+  __device__ __forceinline__ uint32_t sub_cc(uint32_t a, uint32_t b) { return ptx::sub_cc(a, b); }
+  __device__ __forceinline__ uint32_t subc_cc(uint32_t a, uint32_t b) { return ptx::subc_cc(a, b); }
+  __device__ __forceinline__ uint32_t subc(uint32_t a, uint32_t b) { return ptx::subc(a, b); }
+  __device__ __forceinline__ uint32_t mad_lo_cc(uint32_t a, uint32_t b, uint32_t c) {
+    return ptx::mad_lo_cc(a, b, c);
+  }
+  __device__ __forceinline__ uint32_t madc_lo_cc(uint32_t a, uint32_t b, uint32_t c) {
+    return ptx::madc_lo_cc(a, b, c);
+  }
+  __device__ __forceinline__ uint32_t madc_hi_cc(uint32_t a, uint32_t b, uint32_t c) {
+    return ptx::madc_hi_cc(a, b, c);
+  }
+  __device__ __forceinline__ uint32_t mad_hi_cc(uint32_t a, uint32_t b, uint32_t c) {
+    return ptx::mad_hi_cc(a, b, c);
+  }
+  __device__ __forceinline__ uint32_t madc_hi(uint32_t a, uint32_t b, uint32_t c) {
+    uint32_t r;
+    asm volatile("madc.hi.u32 %0, %1, %2, %3;" : "=r"(r) : "r"(a), "r"(b), "r"(c));
+    return r;
+  }
+};
 }  // namespace ptx
 
-template <class Tag>
+template <class TagT>
 struct DevField {
+  using Tag = TagT;
   static constexpr int N = Tag::N;
   uint32_t v[N];
 
@@ -191,48 +229,11 @@ struct DevField {
     return *this + *this;
   }
 
+  // Montgomery product with two independent carry chains (gpu/mont_mul.hpp).
   __device__ __forceinline__ friend DevField operator*(const DevField& a, const DevField& b) {
-    uint32_t t[N + 2];
-#pragma unroll
-    for (int j = 0; j < N + 2; ++j) t[j] = 0;
-    const uint32_t inv = Tag::c().inv;
-#pragma unroll
-    for (int i = 0; i < N; ++i) {
-      const uint32_t bi = b.v[i];
-      // t += a * b[i]: low halves, then high halves (shifted by one limb).
-      t[0] = ptx::mad_lo_cc(a.v[0], bi, t[0]);
-#pragma unroll
-      for (int j = 1; j < N; ++j) t[j] = ptx::madc_lo_cc(a.v[j], bi, t[j]);
-      t[N] = ptx::addc_cc(t[N], 0);
-      t[N + 1] = ptx::addc(t[N + 1], 0);
-      t[1] = ptx::mad_hi_cc(a.v[0], bi, t[1]);
-#pragma unroll
-      for (int j = 1; j < N; ++j) t[j + 1] = ptx::madc_hi_cc(a.v[j], bi, t[j + 1]);
-      t[N + 1] = ptx::addc(t[N + 1], 0);
-      // t += m * p with m chosen so that the low limb vanishes; then t >>= 32.
-      const uint32_t m = t[0] * inv;
-      t[0] = ptx::mad_lo_cc(m, Tag::c().modulus[0], t[0]);
-#pragma unroll
-      for (int j = 1; j < N; ++j) t[j] = ptx::madc_lo_cc(m, Tag::c().modulus[j], t[j]);
-      t[N] = ptx::addc_cc(t[N], 0);
-      t[N + 1] = ptx::addc(t[N + 1], 0);
-      t[1] = ptx::mad_hi_cc(m, Tag::c().modulus[0], t[1]);
-#pragma unroll
-      for (int j = 1; j < N; ++j) t[j + 1] = ptx::madc_hi_cc(m, Tag::c().modulus[j], t[j + 1]);
-      t[N + 1] = ptx::addc(t[N + 1], 0);
-#pragma unroll
-      for (int j = 0; j < N + 1; ++j) t[j] = t[j + 1];
-      t[N + 1] = 0;
-    }
-    // t < 2p: subtract p once if t >= p.
-    uint32_t d[N];
-    d[0] = ptx::sub_cc(t[0], Tag::c().modulus[0]);
-#pragma unroll
-    for (int i = 1; i < N; ++i) d[i] = ptx::subc_cc(t[i], Tag::c().modulus[i]);
-    uint32_t borrow = ptx::subc(t[N], 0);  // non-zero (all ones) when t < p
+    ptx::Ops ops;
     DevField r;
-#pragma unroll
-    for (int i = 0; i < N; ++i) r.v[i] = borrow ? t[i] : d[i];
+    mont::mul<N>(ops, r.v, a.v, b.v, Tag::c().modulus, Tag::c().inv);
     return r;
   }
 

@@ -222,10 +222,11 @@ __global__ void bucket_bounds_kernel(const uint32_t* __restrict__ keys, uint32_t
 // Thread t of window w adds the points of sorted pairs [t L, t L + L) into XYZZ sums, one per run of
 // equal keys. A run that is a whole bucket goes to the bucket; a run cut by the chunk's end goes to
 // partial_last[t], one cut by its start (and not its end) to partial_first[t]. fixup_kernel merges them.
-// Registers (ptxas, sm_90): G1 168, so 12 warps per SM; capping it at 128 for 16 warps spilled and ran
-// 40% slower on an H200 (2026-11-29).
+// Registers (ptxas, sm_90, even/odd multiplication): G1 200 uncapped (8 warps per SM); capped at 168 for
+// 12 warps (44 bytes spilled) it ran the 2^26 random MSM 7% faster on an H200 (668 vs 714 ms,
+// 2026-11-29). With the earlier CIOS multiplication a cap of 128 (16 warps) spilled and ran 40% slower.
 template <class F>
-__global__ void __launch_bounds__(128)
+__global__ void __launch_bounds__(128, 3)
     accumulate_kernel(const uint32_t* __restrict__ keys, const uint32_t* __restrict__ values, uint32_t m,
                       unsigned windows, uint32_t buckets, uint32_t chunk, uint32_t chunks,
                       const uint32_t* __restrict__ start, const uint32_t* __restrict__ end,

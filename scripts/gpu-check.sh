@@ -7,7 +7,7 @@
 #     full   tests + the whole sweep (G1 MSM 2^20..2^27 random and witness-like, G2 MSM 2^20..2^25,
 #            NTT 2^20..2^27, H 2^27)
 #     quick  tests + a small sweep (2^20..2^21)
-#     tests  tests only;  bench  the sweep only
+#     tests  tests only;  bench  the sweep only;  build  configure and build only
 # Environment: CUZK_GPU_ARCH (default 90), CUZK_GPU_BUILD_DIR (default build-gpu-device),
 #   CUZK_GPU_PREBUILT=1 to skip configure/build and run an existing build dir's binaries directly.
 set -euo pipefail
@@ -30,6 +30,8 @@ if [ "${CUZK_GPU_PREBUILT:-0}" != 1 ]; then
   for t in "$root"/tests/gpu/test_*.cu; do targets+=("gpu_$(basename "$t" .cu)"); done
   cmake --build "$build" -j "$jobs" --target "${targets[@]}" >"$out/build.log" 2>&1 || { tail -40 "$out/build.log"; exit 1; }
 fi
+
+[ "$mode" = build ] && { echo "== built in $build"; exit 0; }
 
 status=0
 if [ "$mode" != bench ]; then
