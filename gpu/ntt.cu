@@ -1,6 +1,6 @@
-// Fr NTT: radix-2 passes of up to 10 stages each in shared memory (1024 elements per block), Gentleman-
-// Sande (decimation in frequency: natural in, bit-reversed out) or Cooley-Tukey (decimation in time:
-// bit-reversed in, natural out). A transform of 2^27 takes 3 passes over device memory. Coset scaling
+// Fr NTT: passes of up to 9 stages each in shared memory (1024 elements per block), done three stages
+// at a time in registers (radix-8 groups), Gentleman-Sande (decimation in frequency: natural in,
+// bit-reversed out) or Cooley-Tukey (decimation in time: bit-reversed in, natural out). A transform of 2^27 takes 3 passes over device memory. Coset scaling
 // and the 1/n factor are fused into the first / last pass.
 #include <algorithm>
 #include <cstring>
@@ -15,7 +15,7 @@ namespace {
 
 using algebra::Fr;
 
-constexpr unsigned kBlockLog = 10;   // elements per block = 2^10: 32 KiB of shared memory
+constexpr unsigned kBlockLog = 10;  // elements per block = 2^10: 36 KiB of shared memory with the padding
 constexpr unsigned kPowLoBits = 12;  // power tables: x^i = hi[i >> 12] * lo[i & 4095]
 constexpr unsigned kPowLoSize = 1u << kPowLoBits;
 
@@ -63,13 +63,72 @@ __device__ __forceinline__ DevFr twiddle(const PassParams& p, const DevFr* tw, u
   return -tw[p.half_table - e];  // w^-e = w^(N - e) = -w^(N/2 - e)
 }
 
-__global__ void __launch_bounds__(512)
+// Shared memory holds the block's elements word-major (word w of local element l at w * stride +
+// slot(l)), so that lanes reading consecutive elements hit consecutive banks. slot() adds one padding
+// word per 8 elements: the radix-8 groups of the lowest stages read elements 8 apart, which would
+// otherwise all fall into 4 banks; with the padding every group offset from 0 to 4 is conflict-free
+// or at most 2-way (worked out per offset when this was written).
+__device__ __forceinline__ uint32_t slot(uint32_t l) { return l + (l >> 3); }
+constexpr uint32_t slots_for(uint32_t elements) { return elements + (elements >> 3); }
+
+// G consecutive stages (local stage bits q_lo .. q_lo + G - 1) in registers: every virtual thread takes
+// the 2^G elements that differ only in those bits, does the G radix-2 stages on them (Gentleman-Sande
+// from the top bit down, or Cooley-Tukey from the bottom up), and writes them back. Same butterflies and
+// twiddles as one stage at a time; a third of the shared-memory traffic and barriers for G = 3.
+template <int G, bool Dif>
+__device__ __forceinline__ void radix_group(uint32_t* smem, uint32_t stride, const PassParams& p,
+                                            const DevFr* __restrict__ tw, uint32_t b, uint32_t E, unsigned q_lo,
+                                            unsigned mid_shift) {
+  constexpr int M = 1 << G;
+  const unsigned s0 = q_lo + mid_shift;  // bit of the local index for stage q_lo
+  for (uint32_t v = threadIdx.x; v < (E >> G); v += blockDim.x) {
+    const uint32_t base = ((v >> s0) << (s0 + G)) | (v & ((1u << s0) - 1));
+    DevFr x[M];
+#pragma unroll
+    for (int m = 0; m < M; ++m) {
+      const uint32_t at = slot(base | (uint32_t(m) << s0));
+#pragma unroll
+      for (int w = 0; w < 8; ++w) x[m].v[w] = smem[w * stride + at];
+    }
+#pragma unroll
+    for (int step = 0; step < G; ++step) {
+      const int j = Dif ? G - 1 - step : step;  // bit of m for this stage (compile time: x stays in registers)
+#pragma unroll
+      for (int m = 0; m < M; ++m) {
+        if (m & (1 << j)) continue;
+        const uint32_t l0 = base | (uint32_t(m) << s0);
+        const DevFr wv = twiddle(p, tw, global_index(p, b, l0), p.lo_bit + q_lo + unsigned(j));
+        DevFr& u = x[m];
+        DevFr& t = x[m | (1 << j)];
+        if (Dif) {
+          const DevFr sum = u + t;
+          t = (u - t) * wv;
+          u = sum;
+        } else {
+          const DevFr vw = t * wv;
+          t = u - vw;
+          u = u + vw;
+        }
+      }
+    }
+#pragma unroll
+    for (int m = 0; m < M; ++m) {
+      const uint32_t at = slot(base | (uint32_t(m) << s0));
+#pragma unroll
+      for (int w = 0; w < 8; ++w) smem[w * stride + at] = x[m].v[w];
+    }
+  }
+}
+
+// Registers (ptxas, sm_90): 168 with the cap of 3 blocks of 128 threads (12 warps per SM), no spills;
+// 4 blocks (128 registers) spill 372 bytes, uncapped it takes 254.
+__global__ void __launch_bounds__(128, 3)
     ntt_pass_kernel(DevFr* __restrict__ data, PassParams p, const DevFr* __restrict__ tw,
                     const DevFr* __restrict__ g_lo, const DevFr* __restrict__ g_hi,
                     const DevFr* __restrict__ gi_lo, const DevFr* __restrict__ gi_hi) {
-  extern __shared__ uint32_t smem[];  // 8 words x E elements, word-major (conflict-free)
+  extern __shared__ uint32_t smem[];  // 8 words x slots_for(E), word-major
   const uint32_t E = 1u << (p.k + p.t);
-  const uint32_t half = E >> 1;
+  const uint32_t stride = slots_for(E);
   const uint32_t b = blockIdx.x;
   const uint32_t mid_shift = p.lo_bit == 0 ? 0 : p.t;
 
@@ -78,46 +137,37 @@ __global__ void __launch_bounds__(512)
     DevFr x = data[g];
     if (p.pre_coset) x = x * table_power(g_lo, g_hi, p.pre_bitrev ? bit_reverse(g, p.lg) : g);
 #pragma unroll
-    for (int w = 0; w < 8; ++w) smem[w * E + l] = x.v[w];
+    for (int w = 0; w < 8; ++w) smem[w * stride + slot(l)] = x.v[w];
   }
   __syncthreads();
 
-  for (unsigned step = 0; step < p.k; ++step) {
-    unsigned q = p.dif ? p.k - 1 - step : step;  // local stage
-    unsigned s = q + mid_shift;                  // bit of the local index
-    for (uint32_t tau = threadIdx.x; tau < half; tau += blockDim.x) {
-      uint32_t l0 = ((tau >> s) << (s + 1)) | (tau & ((1u << s) - 1));
-      uint32_t l1 = l0 | (1u << s);
-      DevFr u, v;
-#pragma unroll
-      for (int w = 0; w < 8; ++w) {
-        u.v[w] = smem[w * E + l0];
-        v.v[w] = smem[w * E + l1];
-      }
-      DevFr wv = twiddle(p, tw, global_index(p, b, l0), p.lo_bit + q);
-      DevFr r0, r1;
-      if (p.dif) {
-        r0 = u + v;
-        r1 = (u - v) * wv;
-      } else {
-        DevFr vw = v * wv;
-        r0 = u + vw;
-        r1 = u - vw;
-      }
-#pragma unroll
-      for (int w = 0; w < 8; ++w) {
-        smem[w * E + l0] = r0.v[w];
-        smem[w * E + l1] = r1.v[w];
-      }
+  // Groups of three stages, and a group of the one or two stages left over (local stages 0 .. rest-1):
+  // Gentleman-Sande goes from the top stage down (the rest last), Cooley-Tukey from the bottom up (the
+  // rest first).
+  const unsigned full = p.k / 3, rest = p.k % 3;
+  auto rest_group = [&] {
+    if (rest == 2) p.dif ? radix_group<2, true>(smem, stride, p, tw, b, E, 0, mid_shift)
+                         : radix_group<2, false>(smem, stride, p, tw, b, E, 0, mid_shift);
+    if (rest == 1) p.dif ? radix_group<1, true>(smem, stride, p, tw, b, E, 0, mid_shift)
+                         : radix_group<1, false>(smem, stride, p, tw, b, E, 0, mid_shift);
+    __syncthreads();
+  };
+  if (!p.dif && rest) rest_group();
+  for (unsigned i = 0; i < full; ++i) {
+    if (p.dif) {
+      radix_group<3, true>(smem, stride, p, tw, b, E, p.k - 3 * (i + 1), mid_shift);
+    } else {
+      radix_group<3, false>(smem, stride, p, tw, b, E, rest + 3 * i, mid_shift);
     }
     __syncthreads();
   }
+  if (p.dif && rest) rest_group();
 
   for (uint32_t l = threadIdx.x; l < E; l += blockDim.x) {
     uint32_t g = global_index(p, b, l);
     DevFr x;
 #pragma unroll
-    for (int w = 0; w < 8; ++w) x.v[w] = smem[w * E + l];
+    for (int w = 0; w < 8; ++w) x.v[w] = smem[w * stride + slot(l)];
     if (p.post_scale) x = x * p.scale;
     if (p.post_coset) x = x * table_power(gi_lo, gi_hi, p.post_bitrev ? bit_reverse(g, p.lg) : g);
     data[g] = x;
@@ -298,8 +348,8 @@ void NttContext::transform(Fr* d_values, unsigned lg, NttDirection direction, Nt
     p.scale = to_dev(n_inv);
     const uint32_t elements = 1u << (p.k + p.t);
     const uint32_t blocks = n / elements;
-    const uint32_t threads = std::max(1u, std::min(512u, elements / 2));
-    const std::size_t smem = std::size_t{elements} * sizeof(DevFr);
+    const uint32_t threads = std::max(32u, std::min(128u, elements / 8));  // one radix-8 group each
+    const std::size_t smem = std::size_t{slots_for(elements)} * sizeof(DevFr);
     ntt_pass_kernel<<<blocks, threads, smem, stream>>>(data, p, tw, glo, ghi, gilo, gihi);
     CUDA_LAUNCH_OK();
   }
