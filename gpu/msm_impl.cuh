@@ -237,28 +237,37 @@ __global__ void __launch_bounds__(128, 3)
   uint32_t w = uint32_t(g / chunks), t = uint32_t(g % chunks);
   const uint32_t* k = keys + size_t(w) * m;
   const uint32_t* v = values + size_t(w) * m;
-  uint32_t lo = t * chunk, hi = min(lo + chunk, m);
-  uint32_t i = lo;
-  while (i < hi) {
-    uint32_t key = __ldg(k + i);
-    if (key >= buckets) break;  // zero digits, sorted last
-    uint32_t run_start = i;
-    Xyzz<F> acc = Xyzz<F>::infinity();
-    do {
-      uint32_t val = __ldg(v + i);
-      DevAffine<F> p = load_vec(bases + (val & ~kNegBit));
-      if (val & kNegBit) p = p.negated();
-      acc.add_affine(p);
-      ++i;
-    } while (i < hi && __ldg(k + i) == key);
-    size_t b = size_t(w) * buckets + key;
-    uint32_t s = start[b], e = end[b];
-    if (run_start == s && i == e) {
-      store_vec(bucket_sums + b, acc);
-    } else if (i < e) {
-      store_vec(partial_last + g, acc);
-    } else {
-      store_vec(partial_first + g, acc);
+  const uint32_t lo = t * chunk, hi = min(lo + chunk, m);
+  if (lo >= hi) return;
+  uint32_t key = __ldg(k + lo);
+  if (key >= buckets) return;  // zero digits, sorted last
+  // One flat loop with one point per iteration, so that every lane of a warp adds a point in every
+  // iteration whatever the lengths of its runs; closing a run (a store) is the only divergent step.
+  // (A loop per run kept a warp in the inner loop until its longest run ended: 20 of 32 lanes active
+  // on average, measured with Nsight Compute on an H200.)
+  uint32_t run_start = lo;
+  Xyzz<F> acc = Xyzz<F>::infinity();
+  for (uint32_t i = lo;;) {
+    const uint32_t val = __ldg(v + i);
+    DevAffine<F> p = load_vec(bases + (val & ~kNegBit));
+    if (val & kNegBit) p = p.negated();
+    acc.add_affine(p);
+    ++i;
+    const uint32_t next = i < hi ? __ldg(k + i) : buckets;  // the chunk's end closes the run too
+    if (next != key) {
+      const size_t b = size_t(w) * buckets + key;
+      const uint32_t s = start[b], e = end[b];
+      if (run_start == s && i == e) {
+        store_vec(bucket_sums + b, acc);
+      } else if (i < e) {
+        store_vec(partial_last + g, acc);
+      } else {
+        store_vec(partial_first + g, acc);
+      }
+      if (next >= buckets) break;  // end of the chunk, or the zero digits
+      key = next;
+      run_start = i;
+      acc = Xyzz<F>::infinity();
     }
   }
 }

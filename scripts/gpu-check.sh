@@ -8,8 +8,11 @@
 #            NTT 2^20..2^27, H 2^27)
 #     quick  tests + a small sweep (2^20..2^21)
 #     tests  tests only;  bench  the sweep only;  build  configure and build only
+#     profile  Nsight Compute (ncu) reports of the field benchmark kernel, an NTT pass (2^24) and the MSM
+#            accumulation (G1 2^23), plus SASS instruction histograms, into $OUT/ncu-*.txt
 # Environment: CUZK_GPU_ARCH (default 90), CUZK_GPU_BUILD_DIR (default build-gpu-device),
-#   CUZK_GPU_PREBUILT=1 to skip configure/build and run an existing build dir's binaries directly.
+#   CUZK_GPU_PREBUILT=1 to skip configure/build and run an existing build dir's binaries directly,
+#   CUZK_GPU_TARGETS="t1 t2" to build only those targets.
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 mode="${1:-full}"
@@ -26,12 +29,52 @@ if [ "${CUZK_GPU_PREBUILT:-0}" != 1 ]; then
   echo "== configure + build ($build, sm_$arch)"
   cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DCUZK_CUDA=ON -DCUZK_BUILD_BENCH=OFF \
     -DCMAKE_CUDA_ARCHITECTURES="$arch" >"$out/configure.log" 2>&1 || { tail -30 "$out/configure.log"; exit 1; }
-  targets=(cuzk cuzk_bench_gpu)
-  for t in "$root"/tests/gpu/test_*.cu; do targets+=("gpu_$(basename "$t" .cu)"); done
+  if [ -n "${CUZK_GPU_TARGETS:-}" ]; then
+    read -r -a targets <<<"$CUZK_GPU_TARGETS"
+  else
+    targets=(cuzk cuzk_bench_gpu)
+    for t in "$root"/tests/gpu/test_*.cu; do targets+=("gpu_$(basename "$t" .cu)"); done
+  fi
   cmake --build "$build" -j "$jobs" --target "${targets[@]}" >"$out/build.log" 2>&1 || { tail -40 "$out/build.log"; exit 1; }
 fi
 
 [ "$mode" = build ] && { echo "== built in $build"; exit 0; }
+
+if [ "$mode" = profile ]; then
+  bench="$build/cuzk_bench_gpu"
+  sections=(--section SpeedOfLight --section Occupancy --section WarpStateStats --section SchedulerStats
+    --section InstructionStats --section ComputeWorkloadAnalysis --section MemoryWorkloadAnalysis)
+  profile() {  # name, kernel regex, bench arguments...
+    local name="$1" kernel="$2"
+    shift 2
+    ncu --kernel-name "regex:$kernel" --launch-count 1 "${sections[@]}" "$bench" "$@" >"$out/ncu-$name.txt" 2>&1 ||
+      echo "ncu $name failed (see $out/ncu-$name.txt)"
+    grep -E "Duration|Compute \(SM\) Throughput|Memory Throughput|Registers Per|Achieved Occupancy|Issue Slots Busy|No Eligible|Warp Cycles Per Issued|Stall|Executed Ipc A" \
+      "$out/ncu-$name.txt" | head -40 | sed "s/^/[$name] /"
+  }
+  profile field mul_chain --only field --reps 1
+  profile ntt ntt_pass --only ntt --min 24 --ntt-max 24 --reps 1
+  profile msm accumulate --only g1 --min 23 --g1-max 23 --reps 1
+  if command -v cuobjdump >/dev/null; then
+    for lib in "$build"/libcuzk_gpu.a; do
+      cuobjdump -sass "$lib" >"$out/sass.txt" 2>/dev/null || true
+    done
+    python3 - "$out/sass.txt" <<'PY' | tee "$out/sass-histogram.txt"
+import re, sys, collections
+fn, counts = None, collections.defaultdict(collections.Counter)
+for line in open(sys.argv[1], errors="replace"):
+    m = re.search(r"Function : (\S+)", line)
+    if m: fn = m.group(1); continue
+    m = re.match(r"\s+/\*[0-9a-f]{4,}\*/\s+(?:@!?U?P\w+\s+)?([A-Z][A-Z0-9_.]*)", line)
+    if m and fn: counts[fn][m.group(1).split(".")[0]] += 1
+for fn, c in counts.items():
+    if any(k in fn for k in ("accumulate", "ntt_pass")):
+        total = sum(c.values())
+        print(fn[:90], "total", total, " ".join(f"{k}:{v}" for k, v in c.most_common(12)))
+PY
+  fi
+  exit 0
+fi
 
 status=0
 if [ "$mode" != bench ]; then
