@@ -61,90 +61,72 @@ struct FrTag {
 };
 
 namespace ptx {
-// Single PTX instructions. The carry flag lives between consecutive asm volatile statements of one
-// chain; nothing else is placed between them (the usual practice for multi-precision code in CUDA).
-__device__ __forceinline__ uint32_t add_cc(uint32_t a, uint32_t b) {
-  uint32_t r;
-  asm volatile("add.cc.u32 %0, %1, %2;" : "=r"(r) : "r"(a), "r"(b));
-  return r;
-}
-__device__ __forceinline__ uint32_t addc_cc(uint32_t a, uint32_t b) {
-  uint32_t r;
-  asm volatile("addc.cc.u32 %0, %1, %2;" : "=r"(r) : "r"(a), "r"(b));
-  return r;
-}
-__device__ __forceinline__ uint32_t addc(uint32_t a, uint32_t b) {
-  uint32_t r;
-  asm volatile("addc.u32 %0, %1, %2;" : "=r"(r) : "r"(a), "r"(b));
-  return r;
-}
-__device__ __forceinline__ uint32_t sub_cc(uint32_t a, uint32_t b) {
-  uint32_t r;
-  asm volatile("sub.cc.u32 %0, %1, %2;" : "=r"(r) : "r"(a), "r"(b));
-  return r;
-}
-__device__ __forceinline__ uint32_t subc_cc(uint32_t a, uint32_t b) {
-  uint32_t r;
-  asm volatile("subc.cc.u32 %0, %1, %2;" : "=r"(r) : "r"(a), "r"(b));
-  return r;
-}
-__device__ __forceinline__ uint32_t subc(uint32_t a, uint32_t b) {
-  uint32_t r;
-  asm volatile("subc.u32 %0, %1, %2;" : "=r"(r) : "r"(a), "r"(b));
-  return r;
-}
-__device__ __forceinline__ uint32_t mad_lo_cc(uint32_t a, uint32_t b, uint32_t c) {
-  uint32_t r;
-  asm volatile("mad.lo.cc.u32 %0, %1, %2, %3;" : "=r"(r) : "r"(a), "r"(b), "r"(c));
-  return r;
-}
-__device__ __forceinline__ uint32_t madc_lo_cc(uint32_t a, uint32_t b, uint32_t c) {
-  uint32_t r;
-  asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(r) : "r"(a), "r"(b), "r"(c));
-  return r;
-}
-__device__ __forceinline__ uint32_t mad_hi_cc(uint32_t a, uint32_t b, uint32_t c) {
-  uint32_t r;
-  asm volatile("mad.hi.cc.u32 %0, %1, %2, %3;" : "=r"(r) : "r"(a), "r"(b), "r"(c));
-  return r;
-}
-__device__ __forceinline__ uint32_t madc_hi_cc(uint32_t a, uint32_t b, uint32_t c) {
-  uint32_t r;
-  asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(r) : "r"(a), "r"(b), "r"(c));
-  return r;
-}
-
-// The instruction policy of gpu/mont_mul.hpp on the device.
+// The PTX integer instructions that gpu/mont_mul.hpp and the field code are written over, as the
+// instruction policy `Ops` (the host tests emulate the same interface). The carry flag lives between
+// consecutive asm volatile statements of one chain; nothing else is placed between them (the usual
+// practice for multi-precision code in CUDA).
 struct Ops {
-  __device__ __forceinline__ uint32_t mul_lo(uint32_t a, uint32_t b) {
+  __device__ __forceinline__ static uint32_t mul_lo(uint32_t a, uint32_t b) {
     uint32_t r;
     asm volatile("mul.lo.u32 %0, %1, %2;" : "=r"(r) : "r"(a), "r"(b));
     return r;
   }
-  __device__ __forceinline__ uint32_t mul_hi(uint32_t a, uint32_t b) {
+  __device__ __forceinline__ static uint32_t mul_hi(uint32_t a, uint32_t b) {
     uint32_t r;
     asm volatile("mul.hi.u32 %0, %1, %2;" : "=r"(r) : "r"(a), "r"(b));
     return r;
   }
-  __device__ __forceinline__ uint32_t add_cc(uint32_t a, uint32_t b) { return ptx::add_cc(a, b); }
-  __device__ __forceinline__ uint32_t addc_cc(uint32_t a, uint32_t b) { return ptx::addc_cc(a, b); }
-  __device__ __forceinline__ uint32_t addc(uint32_t a, uint32_t b) { return ptx::addc(a, b); }
-  __device__ __forceinline__ uint32_t sub_cc(uint32_t a, uint32_t b) { return ptx::sub_cc(a, b); }
-  __device__ __forceinline__ uint32_t subc_cc(uint32_t a, uint32_t b) { return ptx::subc_cc(a, b); }
-  __device__ __forceinline__ uint32_t subc(uint32_t a, uint32_t b) { return ptx::subc(a, b); }
-  __device__ __forceinline__ uint32_t mad_lo_cc(uint32_t a, uint32_t b, uint32_t c) {
-    return ptx::mad_lo_cc(a, b, c);
+  __device__ __forceinline__ static uint32_t add_cc(uint32_t a, uint32_t b) {
+    uint32_t r;
+    asm volatile("add.cc.u32 %0, %1, %2;" : "=r"(r) : "r"(a), "r"(b));
+    return r;
   }
-  __device__ __forceinline__ uint32_t madc_lo_cc(uint32_t a, uint32_t b, uint32_t c) {
-    return ptx::madc_lo_cc(a, b, c);
+  __device__ __forceinline__ static uint32_t addc_cc(uint32_t a, uint32_t b) {
+    uint32_t r;
+    asm volatile("addc.cc.u32 %0, %1, %2;" : "=r"(r) : "r"(a), "r"(b));
+    return r;
   }
-  __device__ __forceinline__ uint32_t madc_hi_cc(uint32_t a, uint32_t b, uint32_t c) {
-    return ptx::madc_hi_cc(a, b, c);
+  __device__ __forceinline__ static uint32_t addc(uint32_t a, uint32_t b) {
+    uint32_t r;
+    asm volatile("addc.u32 %0, %1, %2;" : "=r"(r) : "r"(a), "r"(b));
+    return r;
   }
-  __device__ __forceinline__ uint32_t mad_hi_cc(uint32_t a, uint32_t b, uint32_t c) {
-    return ptx::mad_hi_cc(a, b, c);
+  __device__ __forceinline__ static uint32_t sub_cc(uint32_t a, uint32_t b) {
+    uint32_t r;
+    asm volatile("sub.cc.u32 %0, %1, %2;" : "=r"(r) : "r"(a), "r"(b));
+    return r;
   }
-  __device__ __forceinline__ uint32_t madc_hi(uint32_t a, uint32_t b, uint32_t c) {
+  __device__ __forceinline__ static uint32_t subc_cc(uint32_t a, uint32_t b) {
+    uint32_t r;
+    asm volatile("subc.cc.u32 %0, %1, %2;" : "=r"(r) : "r"(a), "r"(b));
+    return r;
+  }
+  __device__ __forceinline__ static uint32_t subc(uint32_t a, uint32_t b) {
+    uint32_t r;
+    asm volatile("subc.u32 %0, %1, %2;" : "=r"(r) : "r"(a), "r"(b));
+    return r;
+  }
+  __device__ __forceinline__ static uint32_t mad_lo_cc(uint32_t a, uint32_t b, uint32_t c) {
+    uint32_t r;
+    asm volatile("mad.lo.cc.u32 %0, %1, %2, %3;" : "=r"(r) : "r"(a), "r"(b), "r"(c));
+    return r;
+  }
+  __device__ __forceinline__ static uint32_t madc_lo_cc(uint32_t a, uint32_t b, uint32_t c) {
+    uint32_t r;
+    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(r) : "r"(a), "r"(b), "r"(c));
+    return r;
+  }
+  __device__ __forceinline__ static uint32_t mad_hi_cc(uint32_t a, uint32_t b, uint32_t c) {
+    uint32_t r;
+    asm volatile("mad.hi.cc.u32 %0, %1, %2, %3;" : "=r"(r) : "r"(a), "r"(b), "r"(c));
+    return r;
+  }
+  __device__ __forceinline__ static uint32_t madc_hi_cc(uint32_t a, uint32_t b, uint32_t c) {
+    uint32_t r;
+    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(r) : "r"(a), "r"(b), "r"(c));
+    return r;
+  }
+  __device__ __forceinline__ static uint32_t madc_hi(uint32_t a, uint32_t b, uint32_t c) {
     uint32_t r;
     asm volatile("madc.hi.u32 %0, %1, %2, %3;" : "=r"(r) : "r"(a), "r"(b), "r"(c));
     return r;
@@ -192,14 +174,14 @@ struct DevField {
   // r = a + b mod p (inputs reduced).
   __device__ __forceinline__ friend DevField operator+(const DevField& a, const DevField& b) {
     uint32_t s[N], d[N];
-    s[0] = ptx::add_cc(a.v[0], b.v[0]);
+    s[0] = ptx::Ops::add_cc(a.v[0], b.v[0]);
 #pragma unroll
-    for (int i = 1; i < N; ++i) s[i] = ptx::addc_cc(a.v[i], b.v[i]);
-    uint32_t carry = ptx::addc(0, 0);
-    d[0] = ptx::sub_cc(s[0], Tag::c().modulus[0]);
+    for (int i = 1; i < N; ++i) s[i] = ptx::Ops::addc_cc(a.v[i], b.v[i]);
+    uint32_t carry = ptx::Ops::addc(0, 0);
+    d[0] = ptx::Ops::sub_cc(s[0], Tag::c().modulus[0]);
 #pragma unroll
-    for (int i = 1; i < N; ++i) d[i] = ptx::subc_cc(s[i], Tag::c().modulus[i]);
-    uint32_t borrow = ptx::subc(carry, 0);  // all ones when s < p (and no carry out)
+    for (int i = 1; i < N; ++i) d[i] = ptx::Ops::subc_cc(s[i], Tag::c().modulus[i]);
+    uint32_t borrow = ptx::Ops::subc(carry, 0);  // all ones when s < p (and no carry out)
     DevField r;
 #pragma unroll
     for (int i = 0; i < N; ++i) r.v[i] = borrow ? s[i] : d[i];
@@ -208,14 +190,14 @@ struct DevField {
 
   __device__ __forceinline__ friend DevField operator-(const DevField& a, const DevField& b) {
     uint32_t d[N], e[N];
-    d[0] = ptx::sub_cc(a.v[0], b.v[0]);
+    d[0] = ptx::Ops::sub_cc(a.v[0], b.v[0]);
 #pragma unroll
-    for (int i = 1; i < N; ++i) d[i] = ptx::subc_cc(a.v[i], b.v[i]);
-    uint32_t borrow = ptx::subc(0, 0);  // all ones when a < b
-    e[0] = ptx::add_cc(d[0], Tag::c().modulus[0]);
+    for (int i = 1; i < N; ++i) d[i] = ptx::Ops::subc_cc(a.v[i], b.v[i]);
+    uint32_t borrow = ptx::Ops::subc(0, 0);  // all ones when a < b
+    e[0] = ptx::Ops::add_cc(d[0], Tag::c().modulus[0]);
 #pragma unroll
-    for (int i = 1; i < N; ++i) e[i] = ptx::addc_cc(d[i], Tag::c().modulus[i]);
-    (void)ptx::addc(0, 0);
+    for (int i = 1; i < N; ++i) e[i] = ptx::Ops::addc_cc(d[i], Tag::c().modulus[i]);
+    (void)ptx::Ops::addc(0, 0);
     DevField r;
 #pragma unroll
     for (int i = 0; i < N; ++i) r.v[i] = borrow ? e[i] : d[i];
