@@ -65,73 +65,36 @@ namespace ptx {
 // instruction policy `Ops` (the host tests emulate the same interface). The carry flag lives between
 // consecutive asm volatile statements of one chain; nothing else is placed between them (the usual
 // practice for multi-precision code in CUDA).
+// One PTX instruction per member: r = insn(a, b) or r = insn(a, b, c).
+#define CUZK_PTX_OP2(name, insn)                                                 \
+  __device__ __forceinline__ static uint32_t name(uint32_t a, uint32_t b) {     \
+    uint32_t r;                                                                \
+    asm volatile(insn " %0, %1, %2;" : "=r"(r) : "r"(a), "r"(b));             \
+    return r;                                                                  \
+  }
+#define CUZK_PTX_OP3(name, insn)                                                       \
+  __device__ __forceinline__ static uint32_t name(uint32_t a, uint32_t b, uint32_t c) {  \
+    uint32_t r;                                                                      \
+    asm volatile(insn " %0, %1, %2, %3;" : "=r"(r) : "r"(a), "r"(b), "r"(c));      \
+    return r;                                                                        \
+  }
 struct Ops {
-  __device__ __forceinline__ static uint32_t mul_lo(uint32_t a, uint32_t b) {
-    uint32_t r;
-    asm volatile("mul.lo.u32 %0, %1, %2;" : "=r"(r) : "r"(a), "r"(b));
-    return r;
-  }
-  __device__ __forceinline__ static uint32_t mul_hi(uint32_t a, uint32_t b) {
-    uint32_t r;
-    asm volatile("mul.hi.u32 %0, %1, %2;" : "=r"(r) : "r"(a), "r"(b));
-    return r;
-  }
-  __device__ __forceinline__ static uint32_t add_cc(uint32_t a, uint32_t b) {
-    uint32_t r;
-    asm volatile("add.cc.u32 %0, %1, %2;" : "=r"(r) : "r"(a), "r"(b));
-    return r;
-  }
-  __device__ __forceinline__ static uint32_t addc_cc(uint32_t a, uint32_t b) {
-    uint32_t r;
-    asm volatile("addc.cc.u32 %0, %1, %2;" : "=r"(r) : "r"(a), "r"(b));
-    return r;
-  }
-  __device__ __forceinline__ static uint32_t addc(uint32_t a, uint32_t b) {
-    uint32_t r;
-    asm volatile("addc.u32 %0, %1, %2;" : "=r"(r) : "r"(a), "r"(b));
-    return r;
-  }
-  __device__ __forceinline__ static uint32_t sub_cc(uint32_t a, uint32_t b) {
-    uint32_t r;
-    asm volatile("sub.cc.u32 %0, %1, %2;" : "=r"(r) : "r"(a), "r"(b));
-    return r;
-  }
-  __device__ __forceinline__ static uint32_t subc_cc(uint32_t a, uint32_t b) {
-    uint32_t r;
-    asm volatile("subc.cc.u32 %0, %1, %2;" : "=r"(r) : "r"(a), "r"(b));
-    return r;
-  }
-  __device__ __forceinline__ static uint32_t subc(uint32_t a, uint32_t b) {
-    uint32_t r;
-    asm volatile("subc.u32 %0, %1, %2;" : "=r"(r) : "r"(a), "r"(b));
-    return r;
-  }
-  __device__ __forceinline__ static uint32_t mad_lo_cc(uint32_t a, uint32_t b, uint32_t c) {
-    uint32_t r;
-    asm volatile("mad.lo.cc.u32 %0, %1, %2, %3;" : "=r"(r) : "r"(a), "r"(b), "r"(c));
-    return r;
-  }
-  __device__ __forceinline__ static uint32_t madc_lo_cc(uint32_t a, uint32_t b, uint32_t c) {
-    uint32_t r;
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(r) : "r"(a), "r"(b), "r"(c));
-    return r;
-  }
-  __device__ __forceinline__ static uint32_t mad_hi_cc(uint32_t a, uint32_t b, uint32_t c) {
-    uint32_t r;
-    asm volatile("mad.hi.cc.u32 %0, %1, %2, %3;" : "=r"(r) : "r"(a), "r"(b), "r"(c));
-    return r;
-  }
-  __device__ __forceinline__ static uint32_t madc_hi_cc(uint32_t a, uint32_t b, uint32_t c) {
-    uint32_t r;
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(r) : "r"(a), "r"(b), "r"(c));
-    return r;
-  }
-  __device__ __forceinline__ static uint32_t madc_hi(uint32_t a, uint32_t b, uint32_t c) {
-    uint32_t r;
-    asm volatile("madc.hi.u32 %0, %1, %2, %3;" : "=r"(r) : "r"(a), "r"(b), "r"(c));
-    return r;
-  }
+  CUZK_PTX_OP2(mul_lo, "mul.lo.u32")
+  CUZK_PTX_OP2(mul_hi, "mul.hi.u32")
+  CUZK_PTX_OP2(add_cc, "add.cc.u32")
+  CUZK_PTX_OP2(addc_cc, "addc.cc.u32")
+  CUZK_PTX_OP2(addc, "addc.u32")
+  CUZK_PTX_OP2(sub_cc, "sub.cc.u32")
+  CUZK_PTX_OP2(subc_cc, "subc.cc.u32")
+  CUZK_PTX_OP2(subc, "subc.u32")
+  CUZK_PTX_OP3(mad_lo_cc, "mad.lo.cc.u32")
+  CUZK_PTX_OP3(madc_lo_cc, "madc.lo.cc.u32")
+  CUZK_PTX_OP3(mad_hi_cc, "mad.hi.cc.u32")
+  CUZK_PTX_OP3(madc_hi_cc, "madc.hi.cc.u32")
+  CUZK_PTX_OP3(madc_hi, "madc.hi.u32")
 };
+#undef CUZK_PTX_OP2
+#undef CUZK_PTX_OP3
 }  // namespace ptx
 
 template <class TagT>
