@@ -11,6 +11,7 @@
 
 #include <cuda_runtime_api.h>
 
+#include <optional>
 #include <vector>
 
 #include "gpu/device_buffer.hpp"
@@ -41,6 +42,10 @@ class NttContext {
                  cudaStream_t stream) const;
 
  private:
+  // As transform, with `scale` (none: no multiplication) in place of an inverse transform's 1/n.
+  void transform_scaled(algebra::Fr* d_values, unsigned log_size, NttDirection direction, NttOrder input,
+                        NttOrder output, bool coset, std::optional<algebra::Fr> scale, cudaStream_t stream) const;
+
   unsigned max_log_;
   DeviceBuffer<algebra::Fr> twiddles_;  // w_N^e for e < N/2, N = 2^max_log
   // g^i = hi[i >> 12] * lo[i & 4095] for the coset generator g and for g^-1.
