@@ -3,6 +3,7 @@
 #pragma once
 
 #include <CLI/CLI.hpp>
+#include <nlohmann/json.hpp>
 
 namespace cuzk::cli {
 
@@ -26,6 +27,11 @@ void register_pce_commands(CLI::App& app);
 
 // cli/info.cpp: `cuzk info` (build and visible GPUs).
 void register_info_command(CLI::App& app);
+// The build and the visible GPUs as `cuzk info --json` prints them (also recorded by `cuzk bench`).
+nlohmann::json build_info_json();
+
+// cli/bench.cpp: `cuzk bench` (repeated proving, statistics per phase) and `cuzk compare`.
+void register_bench_commands(CLI::App& app);
 
 // Accepts a sector size as io::parse_sector_size does (2KiB ... 64GiB, or bytes); cli/params.cpp.
 CLI::Validator sector_size_validator();

@@ -15,6 +15,7 @@ enum ExitCode : int {
   kCircuitError = 7,       // the witness does not satisfy the circuit (bad C1 data)
   kGpuError = 8,           // CUDA reported an error (never silently replaced by the CPU path)
   kCacheError = 9,         // a PCE cache is corrupt and may not be rebuilt (--pce-readonly)
+  kRegression = 10,        // `cuzk compare`: a phase is slower than the threshold allows
 };
 
 }  // namespace cuzk::cli

@@ -17,53 +17,60 @@
 
 namespace cuzk::cli {
 
+nlohmann::json build_info_json() {
+  nlohmann::json out;
+  out["version"] = CUZK_VERSION;
+  out["commit"] = CUZK_GIT_COMMIT;
+  out["gpus"] = nlohmann::json::array();
+#ifdef CUZK_HAVE_CUDA
+  out["cuda"] = true;
+  std::string why_none;
+  for (const auto& d : gpu::list_devices(&why_none)) {
+    out["gpus"].push_back({{"index", d.index},
+                           {"name", d.name},
+                           {"total_memory_bytes", d.total_memory},
+                           {"free_memory_bytes", d.free_memory},
+                           {"multiprocessors", d.multiprocessors},
+                           {"compute_capability", fmt::format("{}.{}", d.major, d.minor)},
+                           {"l2_bytes", d.l2_bytes},
+                           {"pci_bus_id", d.pci_bus_id}});
+  }
+  if (out["gpus"].empty()) out["no_gpu_reason"] = why_none;
+#else
+  out["cuda"] = false;
+  out["no_gpu_reason"] = "built without CUDA";
+#endif
+  return out;
+}
+
 void register_info_command(CLI::App& app) {
   auto* cmd = app.add_subcommand("info", "Print the build and the visible GPUs");
   auto json = std::make_shared<bool>(false);
   cmd->add_flag("--json", *json, "Print JSON instead of text");
   cmd->callback([json] {
-    nlohmann::json out;
-    out["version"] = CUZK_VERSION;
-    out["commit"] = CUZK_GIT_COMMIT;
-#ifdef CUZK_HAVE_CUDA
-    out["cuda"] = true;
-    std::string why_none;
-    auto devices = gpu::list_devices(&why_none);
-    out["gpus"] = nlohmann::json::array();
-    for (const auto& d : devices) {
-      out["gpus"].push_back({{"index", d.index},
-                             {"name", d.name},
-                             {"total_memory_bytes", d.total_memory},
-                             {"free_memory_bytes", d.free_memory},
-                             {"multiprocessors", d.multiprocessors},
-                             {"compute_capability", fmt::format("{}.{}", d.major, d.minor)},
-                             {"l2_bytes", d.l2_bytes},
-                             {"pci_bus_id", d.pci_bus_id}});
-    }
-    if (devices.empty()) out["no_gpu_reason"] = why_none;
-#else
-    out["cuda"] = false;
-    out["gpus"] = nlohmann::json::array();
-#endif
+    const nlohmann::json out = build_info_json();
     if (*json) {
       fmt::print("{}\n", out.dump(2));
       return;
     }
     fmt::print("cuzk {} (commit {})\n", CUZK_VERSION, CUZK_GIT_COMMIT);
-#ifdef CUZK_HAVE_CUDA
-    if (devices.empty()) {
-      fmt::print("built with CUDA; no GPU visible ({})\n", why_none);
+    if (!out["cuda"].get<bool>()) {
+      fmt::print("built without CUDA: no GPU support in this binary\n");
       return;
     }
-    fmt::print("built with CUDA; {} GPU(s) visible:\n", devices.size());
-    for (const auto& d : devices) {
-      fmt::print("  [{}] {}  cc {}.{}  {} SMs  {:.1f} GiB total ({:.1f} GiB free)  L2 {} MiB  {}\n", d.index,
-                 d.name, d.major, d.minor, d.multiprocessors, d.total_memory / 1073741824.0,
-                 d.free_memory / 1073741824.0, d.l2_bytes >> 20, d.pci_bus_id);
+    if (out["gpus"].empty()) {
+      fmt::print("built with CUDA; no GPU visible ({})\n", out["no_gpu_reason"].get<std::string>());
+      return;
     }
-#else
-    fmt::print("built without CUDA: no GPU support in this binary\n");
-#endif
+    fmt::print("built with CUDA; {} GPU(s) visible:\n", out["gpus"].size());
+    for (const auto& d : out["gpus"]) {
+      fmt::print("  [{}] {}  cc {}  {} SMs  {:.1f} GiB total ({:.1f} GiB free)  L2 {} MiB  {}\n",
+                 d["index"].get<int>(), d["name"].get<std::string>(),
+                 d["compute_capability"].get<std::string>(), d["multiprocessors"].get<int>(),
+                 d["total_memory_bytes"].get<double>() / 1073741824.0,
+                 d["free_memory_bytes"].get<double>() / 1073741824.0,
+                 d["l2_bytes"].get<std::uint64_t>() >> 20, d["pci_bus_id"].get<std::string>());
+    }
   });
 }
 

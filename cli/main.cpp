@@ -39,6 +39,7 @@ int main(int argc, char** argv) {
   register_pce_commands(app);
   register_circuit_commands(app);
   register_prove_commands(app);
+  register_bench_commands(app);
 
   try {
     app.parse(argc, argv);

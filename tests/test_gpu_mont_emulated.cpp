@@ -109,8 +109,13 @@ F emulated_mul(const F& a, const F& b, Algorithm algorithm = Algorithm::kEvenOdd
 template <class F>
 void check_against_host(const char* name, int random_pairs) {
   auto rng = test::seeded_rng(name);
-  std::vector<F> values = {F::zero(), F::one(), -F::one(), F::from_u64(2), -F::from_u64(2),
-                           F::from_u64(0xffffffffu), -F::from_u64(0xffffffffu)};
+  std::vector<F> values = {F::zero(),
+                           F::one(),
+                           -F::one(),
+                           F::from_u64(2),
+                           -F::from_u64(2),
+                           F::from_u64(0xffffffffu),
+                           -F::from_u64(0xffffffffu)};
   for (const F& a : values)
     for (const F& b : values) ASSERT_EQ(emulated_mul(a, b), a * b) << name << " edge values";
   for (int i = 0; i < random_pairs; ++i) {
@@ -121,8 +126,12 @@ void check_against_host(const char* name, int random_pairs) {
   }
 }
 
-TEST(GpuMontEmulated, FpMatchesHost) { check_against_host<algebra::Fp>("GpuMontEmulated.Fp", 20000); }
-TEST(GpuMontEmulated, FrMatchesHost) { check_against_host<algebra::Fr>("GpuMontEmulated.Fr", 20000); }
+TEST(GpuMontEmulated, FpMatchesHost) {
+  check_against_host<algebra::Fp>("GpuMontEmulated.Fp", 20000);
+}
+TEST(GpuMontEmulated, FrMatchesHost) {
+  check_against_host<algebra::Fr>("GpuMontEmulated.Fr", 20000);
+}
 
 // Values just under p: the largest intermediate sums, where a dropped carry would show.
 template <class F>

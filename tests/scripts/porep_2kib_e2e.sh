@@ -2,7 +2,7 @@
 # PoRep C2 end to end on a 2KiB sector (issue 4): gen-c1 (sealed for real) -> params setup (test
 # parameters, cached in the build tree) -> prove -> verify with cuzk and with @noble/curves; then
 # tampered C1 files (a label, a path element, the seed, a truncated file) are refused with their exit
-# codes and leave no proof file behind.
+# codes and leave no proof file behind; `cuzk bench` and `cuzk compare` on the same sector.
 set -euo pipefail
 : "${CUZK_BIN:?CUZK_BIN must name the cuzk binary}"
 src="${CUZK_SOURCE_DIR:-$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)}"
@@ -68,4 +68,25 @@ tamper seed 'c.seed[0] ^= 1'
 expect_refusal seed 7
 head -c 3000 "$tmp/c1.json" >"$tmp/truncated.json"
 expect_refusal truncated 3
+# Regression runs: `cuzk bench` proves again (one counted run) and writes a report that `cuzk compare`
+# reads, as it reads prove's report; a phase made 50% slower is a regression (exit 10), a file that is
+# not a report is an input error (exit 3).
+"$CUZK_BIN" bench "$tmp/c1.json" --params-dir "$params" --reps 1 --warmup 0 --report "$tmp/bench.json" \
+  >"$tmp/bench.txt" || fail "bench exited $?"
+grep -q '"format": "cuzk-bench-1"' "$tmp/bench.json" || fail "bench report has no format tag"
+grep -q '^prove.msm_g1 ' "$tmp/bench.txt" || fail "bench printed no prove.msm_g1 row"
+"$CUZK_BIN" compare "$tmp/report.json" "$tmp/bench.json" --threshold 1000 >/dev/null || fail "compare prove vs bench exited $?"
+node -e '
+  const fs = require("fs");
+  const j = JSON.parse(fs.readFileSync(process.argv[1]));
+  j.phases["prove.msm_g1"].median_s *= 1.5;
+  fs.writeFileSync(process.argv[2], JSON.stringify(j));' "$tmp/bench.json" "$tmp/bench-slow.json"
+got=0
+"$CUZK_BIN" compare "$tmp/bench.json" "$tmp/bench-slow.json" --threshold 10 >"$tmp/compare.txt" 2>&1 || got=$?
+[ "$got" -eq 10 ] || { cat "$tmp/compare.txt" >&2; fail "compare of a 50% slower phase exited $got, expected 10"; }
+grep -q "prove.msm_g1.*REGRESSION" "$tmp/compare.txt" || fail "compare did not name the slower phase"
+"$CUZK_BIN" compare "$tmp/bench.json" "$tmp/bench.json" >/dev/null || fail "compare of a report with itself exited $?"
+got=0
+"$CUZK_BIN" compare "$tmp/c1.json" "$tmp/bench.json" >"$tmp/compare.txt" 2>&1 || got=$?
+[ "$got" -eq 3 ] || fail "compare of a C1 file exited $got, expected 3"
 echo "2KiB end to end OK"

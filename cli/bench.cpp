@@ -1,0 +1,256 @@
+// `cuzk bench` (the whole prove job repeated, with warm-up runs kept apart, and per-phase statistics
+// in a JSON report) and `cuzk compare` (two reports side by side; exit kRegression when a phase got
+// slower than the threshold allows). What regression users expect of these is in
+// shared/reference/users.md (lotus-bench --json-out, Google Benchmark's compare.py).
+#include <fmt/format.h>
+#include <spdlog/spdlog.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+#include <CLI/CLI.hpp>
+#include <chrono>
+#include <cstdlib>
+#include <ctime>
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "cli/commands.hpp"
+#include "cli/exit_codes.hpp"
+#include "io/atomic_file.hpp"
+#include "io/io_error.hpp"
+#include "io/param_names.hpp"
+#include "prover/pipeline/prove.hpp"
+#include "prover/pipeline/timing_report.hpp"
+
+namespace cuzk::cli {
+
+namespace {
+
+struct BenchFlags {
+  std::vector<std::string> c1_files;
+  std::string params_dir;
+  std::string report;
+  unsigned repetitions = 3;
+  unsigned warmup = 1;
+  bool no_pce = false;
+  unsigned threads = 0;
+  std::uint64_t miner_id = 1000;
+};
+
+// A scratch output directory per run (proofs are written and verified as in production), removed on
+// scope exit.
+class ScratchDir {
+ public:
+  ScratchDir() {
+    std::string pattern = (std::filesystem::temp_directory_path() / "cuzk-bench-XXXXXX").string();
+    if (!mkdtemp(pattern.data())) throw io::IoError(pattern, "cannot create a scratch directory");
+    path_ = pattern;
+  }
+  ~ScratchDir() {
+    std::error_code ignored;
+    std::filesystem::remove_all(path_, ignored);
+  }
+  ScratchDir(const ScratchDir&) = delete;
+  ScratchDir& operator=(const ScratchDir&) = delete;
+  const std::filesystem::path& path() const { return path_; }
+
+ private:
+  std::filesystem::path path_;
+};
+
+std::string cpu_model() {
+  std::ifstream in("/proc/cpuinfo");
+  for (std::string line; std::getline(in, line);) {
+    if (line.rfind("model name", 0) == 0) {
+      auto colon = line.find(':');
+      if (colon != std::string::npos) return line.substr(line.find_first_not_of(' ', colon + 1));
+    }
+  }
+  return "unknown";
+}
+
+nlohmann::json system_json(const nlohmann::json& build) {
+  const long pages = sysconf(_SC_PHYS_PAGES), page_size = sysconf(_SC_PAGE_SIZE);
+  return {{"cpu_model", cpu_model()},
+          {"hardware_threads", std::thread::hardware_concurrency()},
+          {"memory_bytes", pages > 0 && page_size > 0 ? std::uint64_t(pages) * std::uint64_t(page_size) : 0},
+          {"cuda", build["cuda"]},
+          {"gpus", build["gpus"]}};
+}
+
+// The environment variables that change what a run does (recorded as lotus-bench records its own).
+nlohmann::json environment_json() {
+  nlohmann::json env = nlohmann::json::object();
+  for (const char* name : {"FIL_PROOFS_PARAMETER_CACHE", "CUZK_PCE_CACHE", "CUDA_VISIBLE_DEVICES", "CUZK_LOG",
+                           "OMP_NUM_THREADS"})
+    if (const char* value = std::getenv(name)) env[name] = value;
+  return env;
+}
+
+std::string utc_now() {
+  std::time_t now = std::chrono::system_clock::to_time_t(std::chrono::system_clock::now());
+  std::tm tm{};
+  gmtime_r(&now, &tm);
+  char buf[32];
+  std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", &tm);
+  return buf;
+}
+
+void run_bench(const BenchFlags& f) {
+  pipeline::ProveOptions options;
+  options.params_dir = f.params_dir.empty() ? io::parameter_cache_dir().string() : f.params_dir;
+  options.use_pce = !f.no_pce;
+  options.threads = f.threads;
+  options.miner_id = f.miner_id;
+  options.progress = [](const std::string& m) { spdlog::debug("{}", m); };
+
+  std::map<std::string, std::vector<double>> samples;
+  std::uint64_t peak_rss = 0;
+  unsigned partitions = 0, sectors = 0;
+  const unsigned runs = f.warmup + f.repetitions;
+  for (unsigned run = 0; run < runs; ++run) {
+    const bool warm_up = run < f.warmup;
+    ScratchDir out;
+    options.output_dir = out.path().string();
+    spdlog::info("bench run {}/{}{}", run + 1, runs, warm_up ? " (warm-up, not counted)" : "");
+    pipeline::RunReport report = pipeline::prove_c1_files(f.c1_files, options);
+    peak_rss = std::max(peak_rss, report.peak_rss_bytes);
+    partitions = sectors = 0;
+    for (const auto& s : report.sectors) {
+      partitions += s.partitions;
+      ++sectors;
+    }
+    spdlog::info("  total {:.3f} s", report.total.wall_s);
+    if (warm_up) continue;
+    for (const auto& [phase, wall] : pipeline::phase_walls(report)) samples[phase].push_back(wall);
+  }
+
+  nlohmann::json phases = nlohmann::json::object();
+  fmt::print("{:<16} {:>11} {:>11} {:>11} {:>11}   ({} runs, {} warm-up)\n", "phase", "median s", "min s",
+             "max s", "stddev s", f.repetitions, f.warmup);
+  std::vector<std::string> names;
+  for (const auto& [name, values] : samples)
+    if (name != "total") names.push_back(name);
+  names.push_back("total");
+  for (const auto& name : names) {
+    pipeline::PhaseStats s = pipeline::phase_stats(samples[name]);
+    fmt::print("{:<16} {:>11.3f} {:>11.3f} {:>11.3f} {:>11.3f}\n", name, s.median_s, s.min_s, s.max_s,
+               s.stddev_s);
+    phases[name] = {{"median_s", s.median_s}, {"min_s", s.min_s},       {"max_s", s.max_s},
+                    {"mean_s", s.mean_s},     {"stddev_s", s.stddev_s}, {"samples_s", s.samples_s}};
+  }
+  const double median_total = phases["total"]["median_s"].get<double>();
+  const double per_hour = median_total > 0 ? 3600.0 / median_total : 0;
+  fmt::print("throughput: {:.1f} sectors/hour, {:.1f} partitions/hour (median run); peak RSS {:.1f} MiB\n",
+             per_hour * sectors, per_hour * partitions, double(peak_rss) / (1 << 20));
+
+  if (f.report.empty()) return;
+  nlohmann::json j;
+  j["tool"] = "cuzk";
+  j["format"] = "cuzk-bench-1";
+  j["date"] = utc_now();
+  const nlohmann::json build = build_info_json();
+  j["version"] = build["version"];
+  j["commit"] = build["commit"];
+  j["system"] = system_json(build);
+  j["environment"] = environment_json();
+  j["inputs"] = f.c1_files;
+  j["options"] = {{"pce", !f.no_pce}, {"threads", f.threads}, {"params_dir", options.params_dir}};
+  j["warmup_runs"] = f.warmup;
+  j["repetitions"] = f.repetitions;
+  j["sectors"] = sectors;
+  j["partitions"] = partitions;
+  j["phases"] = phases;
+  j["throughput"] = {{"sectors_per_hour", per_hour * sectors},
+                     {"partitions_per_hour", per_hour * partitions}};
+  j["peak_rss_bytes"] = peak_rss;
+  const std::string text = j.dump(2) + "\n";
+  io::write_file_atomic(f.report, {reinterpret_cast<const std::uint8_t*>(text.data()), text.size()});
+  spdlog::info("bench report written to {}", f.report);
+}
+
+struct CompareFlags {
+  std::string baseline, contender;
+  double threshold_percent = 5;
+  double min_seconds = 0.05;
+};
+
+int run_compare(const CompareFlags& f) {
+  const pipeline::TimingReport base = pipeline::read_timing_report(f.baseline);
+  const pipeline::TimingReport cont = pipeline::read_timing_report(f.contender);
+  const auto rows = pipeline::compare_reports(base, cont, f.threshold_percent / 100, f.min_seconds);
+  fmt::print("baseline  ({}): {}\ncontender ({}): {}\n", base.kind, f.baseline, cont.kind, f.contender);
+  fmt::print("{:<16} {:>12} {:>12} {:>9}\n", "phase", "baseline s", "contender s", "change");
+  unsigned regressions = 0;
+  for (const auto& r : rows) {
+    auto seconds = [](bool present, double s) {
+      return present ? fmt::format("{:.3f}", s) : std::string("-");
+    };
+    std::string change = r.compared                          ? fmt::format("{:+.1f}%", 100 * r.change)
+                         : (r.in_baseline && r.in_contender) ? std::string("(short)")
+                                                             : std::string("(one side)");
+    fmt::print("{:<16} {:>12} {:>12} {:>9}{}\n", r.phase, seconds(r.in_baseline, r.baseline_s),
+               seconds(r.in_contender, r.contender_s), change, r.regression ? "  REGRESSION" : "");
+    if (r.regression) ++regressions;
+  }
+  if (base.peak_rss_bytes && cont.peak_rss_bytes)
+    fmt::print("peak RSS: {:.1f} MiB -> {:.1f} MiB\n", double(base.peak_rss_bytes) / (1 << 20),
+               double(cont.peak_rss_bytes) / (1 << 20));
+  if (regressions) {
+    spdlog::error("{} phase(s) slower than the baseline by more than {}%", regressions, f.threshold_percent);
+    return kRegression;
+  }
+  return kOk;
+}
+
+}  // namespace
+
+void register_bench_commands(CLI::App& app) {
+  auto bf = std::make_shared<BenchFlags>();
+  CLI::App* bench = app.add_subcommand(
+      "bench", "Prove the given C1 files repeatedly (warm-up runs apart) and report statistics per phase");
+  bench->add_option("c1", bf->c1_files, "C1 output files (raw JSON or the lotus-bench envelope)")
+      ->required()
+      ->check(CLI::ExistingFile);
+  bench->add_option("--reps", bf->repetitions, "counted runs")
+      ->capture_default_str()
+      ->check(CLI::Range(1u, 1000u));
+  bench->add_option("--warmup", bf->warmup, "runs before the counted ones (parameter load, caches)")
+      ->capture_default_str()
+      ->check(CLI::Range(0u, 100u));
+  bench->add_option(
+      "--params-dir", bf->params_dir,
+      "parameter directory (default: $FIL_PROOFS_PARAMETER_CACHE or /var/tmp/filecoin-proof-parameters)");
+  bench->add_option("--report", bf->report, "write the JSON report here (input of `cuzk compare`)");
+  bench->add_flag("--no-pce", bf->no_pce, "synthesize directly instead of through the constraint cache");
+  bench->add_option("--threads", bf->threads, "CPU threads (0: all)")->capture_default_str();
+  bench->add_option("--miner-id", bf->miner_id, "miner actor id, to cross-check replica_id")
+      ->capture_default_str();
+  bench->callback([bf] { run_bench(*bf); });
+
+  auto cf = std::make_shared<CompareFlags>();
+  CLI::App* compare = app.add_subcommand(
+      "compare", "Compare two timing reports (prove --report or bench --report); exit 10 on a regression");
+  compare->add_option("baseline", cf->baseline, "the reference report")->required()->check(CLI::ExistingFile);
+  compare->add_option("contender", cf->contender, "the report to judge")
+      ->required()
+      ->check(CLI::ExistingFile);
+  compare->add_option("--threshold", cf->threshold_percent, "allowed slow-down per phase, percent")
+      ->capture_default_str()
+      ->check(CLI::NonNegativeNumber);
+  compare
+      ->add_option("--min-seconds", cf->min_seconds,
+                   "phases shorter than this in the baseline are not judged")
+      ->capture_default_str()
+      ->check(CLI::NonNegativeNumber);
+  compare->callback([cf] {
+    int code = run_compare(*cf);
+    if (code != kOk) throw CLI::RuntimeError(code);
+  });
+}
+
+}  // namespace cuzk::cli

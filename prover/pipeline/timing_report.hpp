@@ -1,0 +1,55 @@
+// Timing reports for regression runs: a flat "phase -> wall seconds" view of a `cuzk prove --report`
+// file or of a `cuzk bench` report, the statistics `cuzk bench` keeps over repetitions, and the
+// comparison of two reports that `cuzk compare` prints (a regression = a phase slower than the
+// threshold allows; users expect a non-zero exit then, as with Google Benchmark's compare.py).
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "prover/pipeline/prove.hpp"
+
+namespace cuzk::pipeline {
+
+// Wall seconds per phase: every sector's phases summed by name (parse, synthesize, prove.msm_g1, ...),
+// the shared phases (params.load), and "total" for the whole run.
+using PhaseWalls = std::map<std::string, double>;
+
+PhaseWalls phase_walls(const RunReport& report);
+
+// Median, extremes, mean and sample standard deviation of one phase over the repetitions.
+struct PhaseStats {
+  std::vector<double> samples_s;
+  double median_s = 0, min_s = 0, max_s = 0, mean_s = 0, stddev_s = 0;
+};
+PhaseStats phase_stats(std::vector<double> samples);
+
+// A loaded report: the wall time per phase (the median for bench reports) and where it came from.
+struct TimingReport {
+  std::string path;
+  std::string kind;  // "prove" or "bench"
+  PhaseWalls wall_s;
+  std::uint64_t peak_rss_bytes = 0;
+};
+
+// Reads a `cuzk prove --report` JSON file or a `cuzk bench --report` JSON file. Throws io::IoError
+// naming the file when it is unreadable or not such a report.
+TimingReport read_timing_report(const std::string& path);
+
+struct PhaseComparison {
+  std::string phase;
+  double baseline_s = 0, contender_s = 0;
+  bool in_baseline = false, in_contender = false;
+  bool compared = false;    // both sides have it and the baseline is long enough to judge
+  double change = 0;        // contender / baseline - 1
+  bool regression = false;  // compared and change > threshold
+};
+
+// Phases of both reports, sorted by name ("total" last). A phase shorter than `min_seconds` in the
+// baseline is listed but not judged (timer noise dominates it).
+std::vector<PhaseComparison> compare_reports(const TimingReport& baseline, const TimingReport& contender,
+                                             double threshold, double min_seconds);
+
+}  // namespace cuzk::pipeline
