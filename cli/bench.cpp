@@ -37,6 +37,7 @@ struct BenchFlags {
   unsigned repetitions = 3;
   unsigned warmup = 1;
   bool no_pce = false;
+  bool gpu = false;
   unsigned threads = 0;
   std::uint64_t miner_id = 1000;
 };
@@ -107,6 +108,7 @@ void run_bench(const BenchFlags& f) {
   options.threads = f.threads;
   options.miner_id = f.miner_id;
   options.progress = [](const std::string& m) { spdlog::debug("{}", m); };
+  select_engine(options, f.gpu);
 
   std::map<std::string, std::vector<double>> samples;
   std::uint64_t peak_rss = 0;
@@ -159,7 +161,10 @@ void run_bench(const BenchFlags& f) {
   j["system"] = system_json(build);
   j["environment"] = environment_json();
   j["inputs"] = f.c1_files;
-  j["options"] = {{"pce", !f.no_pce}, {"threads", f.threads}, {"params_dir", options.params_dir}};
+  j["options"] = {{"pce", !f.no_pce},
+                  {"engine", options.engine_name},
+                  {"threads", f.threads},
+                  {"params_dir", options.params_dir}};
   j["warmup_runs"] = f.warmup;
   j["repetitions"] = f.repetitions;
   j["sectors"] = sectors;
@@ -227,6 +232,7 @@ void register_bench_commands(CLI::App& app) {
       "parameter directory (default: $FIL_PROOFS_PARAMETER_CACHE or /var/tmp/filecoin-proof-parameters)");
   bench->add_option("--report", bf->report, "write the JSON report here (input of `cuzk compare`)");
   bench->add_flag("--no-pce", bf->no_pce, "synthesize directly instead of through the constraint cache");
+  bench->add_flag("--gpu", bf->gpu, "prove on the GPU (exit 8 when there is none)");
   bench->add_option("--threads", bf->threads, "CPU threads (0: all)")->capture_default_str();
   bench->add_option("--miner-id", bf->miner_id, "miner actor id, to cross-check replica_id")
       ->capture_default_str();

@@ -5,6 +5,10 @@
 #include <CLI/CLI.hpp>
 #include <nlohmann/json.hpp>
 
+namespace cuzk::pipeline {
+struct ProveOptions;
+}
+
 namespace cuzk::cli {
 
 // cli/params.cpp: `cuzk params names|check|info|setup`.
@@ -29,6 +33,9 @@ void register_pce_commands(CLI::App& app);
 void register_info_command(CLI::App& app);
 // The build and the visible GPUs as `cuzk info --json` prints them (also recorded by `cuzk bench`).
 nlohmann::json build_info_json();
+
+// cli/engine.cpp: with `use_gpu`, makes `options` prove on the GPU (or throws: never a CPU fall-back).
+void select_engine(pipeline::ProveOptions& options, bool use_gpu);
 
 // cli/bench.cpp: `cuzk bench` (repeated proving, statistics per phase) and `cuzk compare`.
 void register_bench_commands(CLI::App& app);

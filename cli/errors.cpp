@@ -30,10 +30,16 @@ int report_exception() {
   } catch (const pipeline::PipelineError& e) {
     spdlog::error("{}", e.what());
     switch (e.kind()) {
-      case pipeline::PipelineError::Kind::kSelfVerificationFailed: return kVerificationFailed;
-      case pipeline::PipelineError::Kind::kUnsatisfiedCircuit: return kCircuitError;
-      case pipeline::PipelineError::Kind::kMissingParameters: return kParameterError;
-      case pipeline::PipelineError::Kind::kOutputExists: return kUsageError;
+      case pipeline::PipelineError::Kind::kSelfVerificationFailed:
+        return kVerificationFailed;
+      case pipeline::PipelineError::Kind::kUnsatisfiedCircuit:
+        return kCircuitError;
+      case pipeline::PipelineError::Kind::kMissingParameters:
+        return kParameterError;
+      case pipeline::PipelineError::Kind::kOutputExists:
+        return kUsageError;
+      case pipeline::PipelineError::Kind::kNoGpu:
+        return kGpuError;
     }
     return kInternalError;
   } catch (const pce::PceError& e) {
@@ -45,10 +51,13 @@ int report_exception() {
   } catch (const groth16::Groth16Error& e) {
     spdlog::error("{}", e.what());
     switch (e.kind()) {
-      case groth16::Groth16ErrorKind::kParameters: return kParameterError;
-      case groth16::Groth16ErrorKind::kMalformedInput: return kInputError;
+      case groth16::Groth16ErrorKind::kParameters:
+        return kParameterError;
+      case groth16::Groth16ErrorKind::kMalformedInput:
+        return kInputError;
       case groth16::Groth16ErrorKind::kDomainTooLarge:
-      case groth16::Groth16ErrorKind::kUnconstrainedVariable: return kCircuitError;
+      case groth16::Groth16ErrorKind::kUnconstrainedVariable:
+        return kCircuitError;
     }
     return kInternalError;
 #ifdef CUZK_HAVE_CUDA

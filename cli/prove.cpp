@@ -1,4 +1,6 @@
 // `cuzk prove` (the main job) and `cuzk verify`.
+#include "prover/pipeline/prove.hpp"
+
 #include <spdlog/spdlog.h>
 
 #include <CLI/CLI.hpp>
@@ -13,7 +15,6 @@
 #include "io/param_names.hpp"
 #include "io/proof_file.hpp"
 #include "prover/algebra/hex_bytes.hpp"
-#include "prover/pipeline/prove.hpp"
 #include "prover/porep/challenges.hpp"
 #include "prover/porep/registered_proof.hpp"
 
@@ -31,6 +32,7 @@ struct ProveFlags {
   bool dump_inputs = false;
   bool no_pce = false;
   bool pce_readonly = false;
+  bool gpu = false;
   std::string pce_cache_dir;
   unsigned threads = 0;
   std::uint64_t miner_id = 1000;
@@ -55,12 +57,13 @@ void run_prove(const ProveFlags& f) {
   options.threads = f.threads;
   options.miner_id = f.miner_id;
   options.progress = [](const std::string& m) { spdlog::info("{}", m); };
+  select_engine(options, f.gpu);
   if (f.no_verify) spdlog::warn("--no-verify: proofs are written without being verified first");
   pipeline::RunReport report = pipeline::prove_c1_files(f.c1_files, options);
   for (const auto& s : report.sectors) {
     std::printf("%s %s\n", s.sector.c_str(), s.proof_hex.c_str());
-    spdlog::info("{}: {} partition(s) of {} proven in {:.2f} s{} -> {}", s.c1_path, s.partitions, s.proof_type,
-                 s.total.wall_s, s.verified ? ", verified" : "", s.proof_path);
+    spdlog::info("{}: {} partition(s) of {} proven in {:.2f} s{} -> {}", s.c1_path, s.partitions,
+                 s.proof_type, s.total.wall_s, s.verified ? ", verified" : "", s.proof_path);
     for (const auto& [phase, t] : s.phases)
       spdlog::info("  {:<14} wall {:8.3f} s  cpu {:8.3f} s", phase, t.wall_s, t.cpu_s);
   }
@@ -80,7 +83,8 @@ struct VerifyFlags {
 
 porep::Domain parse_domain(const std::string& flag, const std::string& hex) {
   auto bytes = algebra::hex_to_bytes(hex);
-  if (!bytes || bytes->size() != 32) throw CLI::ValidationError(flag, "expected 32 bytes of hex, got \"" + hex + "\"");
+  if (!bytes || bytes->size() != 32)
+    throw CLI::ValidationError(flag, "expected 32 bytes of hex, got \"" + hex + "\"");
   porep::Domain d;
   std::copy(bytes->begin(), bytes->end(), d.begin());
   return d;
@@ -97,8 +101,10 @@ int run_verify(const VerifyFlags& f) {
     comm_r = c1.comm_r;
     seed = c1.seed;
   } else {
-    for (const auto& [name, value] : {std::pair{"--proof-type", f.proof_type}, {"--comm-r", f.comm_r},
-                                      {"--comm-d", f.comm_d}, {"--seed", f.seed}})
+    for (const auto& [name, value] : {std::pair{"--proof-type", f.proof_type},
+                                      {"--comm-r", f.comm_r},
+                                      {"--comm-d", f.comm_d},
+                                      {"--seed", f.seed}})
       if (value.empty()) throw CLI::ValidationError(name, "required without --c1");
     proof = porep::find_registered_seal_proof(f.proof_type);
     if (!proof) throw CLI::ValidationError("--proof-type", "unknown registered seal proof " + f.proof_type);
@@ -136,8 +142,9 @@ void register_prove_commands(CLI::App& app) {
       ->check(CLI::ExistingFile);
   prove->add_option("-o,--output-dir", pf->output_dir, "where <sector>.proof files are written")
       ->capture_default_str();
-  prove->add_option("--params-dir", pf->params_dir,
-                    "parameter directory (default: $FIL_PROOFS_PARAMETER_CACHE or /var/tmp/filecoin-proof-parameters)");
+  prove->add_option(
+      "--params-dir", pf->params_dir,
+      "parameter directory (default: $FIL_PROOFS_PARAMETER_CACHE or /var/tmp/filecoin-proof-parameters)");
   prove->add_option("--report", pf->report, "write the timing report here (.json, or .yaml/.yml)");
   prove->add_flag("--no-verify", pf->no_verify, "skip verifying each proof before writing it");
   prove->add_flag("--check", pf->check, "check every constraint first and name the first unsatisfied one");
@@ -145,20 +152,32 @@ void register_prove_commands(CLI::App& app) {
                   "also write <sector>.inputs.json (verifier-side public inputs, for independent verifiers)");
   auto* no_pce = prove->add_flag("--no-pce", pf->no_pce,
                                  "synthesize directly instead of through the pre-compiled constraint cache");
-  prove->add_option("--pce-cache-dir", pf->pce_cache_dir,
-                    "constraint cache directory (default: $CUZK_PCE_CACHE, else <params dir>/pce)")
+  prove
+      ->add_option("--pce-cache-dir", pf->pce_cache_dir,
+                   "constraint cache directory (default: $CUZK_PCE_CACHE, else <params dir>/pce)")
       ->excludes(no_pce);
-  prove->add_flag("--pce-readonly", pf->pce_readonly, "never build or rebuild a constraint cache (exit 9 instead)")
+  prove
+      ->add_flag("--pce-readonly", pf->pce_readonly,
+                 "never build or rebuild a constraint cache (exit 9 instead)")
       ->excludes(no_pce);
+  prove->add_flag(
+      "--gpu", pf->gpu,
+      "H and the multi-scalar multiplications on the GPU (exit 8 when there is none; never the CPU)");
   prove->add_option("--threads", pf->threads, "CPU threads (0: all)")->capture_default_str();
-  prove->add_option("--miner-id", pf->miner_id, "miner actor id, to cross-check replica_id")->capture_default_str();
+  prove->add_option("--miner-id", pf->miner_id, "miner actor id, to cross-check replica_id")
+      ->capture_default_str();
   prove->callback([pf] { run_prove(*pf); });
 
   auto vf = std::make_shared<VerifyFlags>();
   CLI::App* verify = app.add_subcommand(
-      "verify", "Verify a proof file against the verifying key and public inputs rebuilt from C1 or from values");
-  verify->add_option("proof", vf->proof_file, "proof file (192 bytes per partition)")->required()->check(CLI::ExistingFile);
-  verify->add_option("--c1", vf->c1_file, "take comm_r, comm_d, replica_id, seed and the proof type from this C1 file")
+      "verify",
+      "Verify a proof file against the verifying key and public inputs rebuilt from C1 or from values");
+  verify->add_option("proof", vf->proof_file, "proof file (192 bytes per partition)")
+      ->required()
+      ->check(CLI::ExistingFile);
+  verify
+      ->add_option("--c1", vf->c1_file,
+                   "take comm_r, comm_d, replica_id, seed and the proof type from this C1 file")
       ->check(CLI::ExistingFile);
   verify->add_option("--params-dir", vf->params_dir, "directory of the .vk file");
   verify->add_option("--proof-type", vf->proof_type, "registered seal proof, e.g. StackedDrg32GiBV1_1");
@@ -166,7 +185,8 @@ void register_prove_commands(CLI::App& app) {
   verify->add_option("--comm-d", vf->comm_d, "comm_d, 32 bytes hex");
   verify->add_option("--ticket", vf->ticket, "ticket, 32 bytes hex");
   verify->add_option("--seed", vf->seed, "interactive seed, 32 bytes hex");
-  verify->add_option("--replica-id", vf->replica_id, "replica_id, 32 bytes hex (instead of ticket/miner/sector)");
+  verify->add_option("--replica-id", vf->replica_id,
+                     "replica_id, 32 bytes hex (instead of ticket/miner/sector)");
   verify->add_option("--sector-id", vf->sector_id, "sector number");
   verify->add_option("--miner-id", vf->miner_id, "miner actor id")->capture_default_str();
   verify->callback([vf] {

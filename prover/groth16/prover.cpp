@@ -67,8 +67,28 @@ void append_dense(const std::vector<Fr>& values, const r1cs::DensityBits& densit
     if (density.test(i)) out.push_back(values[i]);
 }
 
-Proof prove_impl(const Parameters& p, const ProverInput& in, std::vector<Fr> a, std::vector<Fr> b,
-                 std::vector<Fr> c, const Fr& r, const Fr& s, unsigned threads, ProveTimings* timings) {
+class CpuEngine final : public ProverEngine {
+ public:
+  CpuEngine(const Parameters& params, unsigned threads) : p_(params), threads_(threads) {}
+  std::vector<Fr> compute_h(std::vector<Fr> a, std::vector<Fr> b, std::vector<Fr> c) override {
+    return groth16::compute_h(std::move(a), std::move(b), std::move(c));
+  }
+  G1 msm_g1(G1Bases which, std::span<const Fr> scalars) override {
+    const std::vector<G1Affine>* bases = which == G1Bases::kH   ? &p_.h
+                                         : which == G1Bases::kL ? &p_.l
+                                         : which == G1Bases::kA ? &p_.a
+                                                                : &p_.b_g1;
+    return groth16::msm_g1(*bases, scalars, threads_);
+  }
+  G2 msm_b_g2(std::span<const Fr> scalars) override { return groth16::msm_g2(p_.b_g2, scalars, threads_); }
+
+ private:
+  const Parameters& p_;
+  unsigned threads_;
+};
+
+Proof prove_impl(ProverEngine& engine, const Parameters& p, const ProverInput& in, std::vector<Fr> a,
+                 std::vector<Fr> b, std::vector<Fr> c, const Fr& r, const Fr& s, ProveTimings* timings) {
   ProveTimings local;
   ProveTimings& t = timings ? *timings : local;
   PhaseTimer h_timer;
@@ -76,7 +96,7 @@ Proof prove_impl(const Parameters& p, const ProverInput& in, std::vector<Fr> a, 
   a.insert(a.end(), in.inputs.begin(), in.inputs.end());
   b.resize(a.size(), Fr::zero());
   c.resize(a.size(), Fr::zero());
-  const std::vector<Fr> h = compute_h(std::move(a), std::move(b), std::move(c));
+  const std::vector<Fr> h = engine.compute_h(std::move(a), std::move(b), std::move(c));
   if (h.size() != p.h.size())
     mismatch("compute_h gave " + count_text(h.size(), p.h.size()) + " coefficients");
   t.h = h_timer.elapsed();
@@ -87,14 +107,15 @@ Proof prove_impl(const Parameters& p, const ProverInput& in, std::vector<Fr> a, 
   append_dense(in.inputs, in.densities.b_input, b_scalars);
   append_dense(in.aux, in.densities.b_aux, b_scalars);
 
+  using Bases = ProverEngine::G1Bases;
   PhaseTimer g1_timer;
-  const G1 h_acc = msm_g1(p.h, h, threads);
-  const G1 l_acc = msm_g1(p.l, in.aux, threads);
-  const G1 a_acc = msm_g1(p.a, a_scalars, threads);
-  const G1 b1_acc = msm_g1(p.b_g1, b_scalars, threads);
+  const G1 h_acc = engine.msm_g1(Bases::kH, h);
+  const G1 l_acc = engine.msm_g1(Bases::kL, in.aux);
+  const G1 a_acc = engine.msm_g1(Bases::kA, a_scalars);
+  const G1 b1_acc = engine.msm_g1(Bases::kBG1, b_scalars);
   t.msm_g1 = g1_timer.elapsed();
   PhaseTimer g2_timer;
-  const G2 b2_acc = msm_g2(p.b_g2, b_scalars, threads);
+  const G2 b2_acc = engine.msm_b_g2(b_scalars);
   t.msm_g2 = g2_timer.elapsed();
 
   // The blinding terms also go through the MSM (not the double-and-add scalar multiplication):
@@ -104,32 +125,45 @@ Proof prove_impl(const Parameters& p, const ProverInput& in, std::vector<Fr> a, 
   const std::array<G2Affine, 1> delta_g2{p.vk.delta_g2};
 
   Proof proof;
-  proof.a = (G1::from_affine(p.vk.alpha_g1) + a_acc + msm_g1(delta_g1, r_only, 1)).to_affine();
-  proof.b = (G2::from_affine(p.vk.beta_g2) + b2_acc + msm_g2(delta_g2, s_only, 1)).to_affine();
+  proof.a = (G1::from_affine(p.vk.alpha_g1) + a_acc + groth16::msm_g1(delta_g1, r_only, 1)).to_affine();
+  proof.b = (G2::from_affine(p.vk.beta_g2) + b2_acc + groth16::msm_g2(delta_g2, s_only, 1)).to_affine();
   const std::array<G1Affine, 5> c_bases{a_acc.to_affine(), b1_acc.to_affine(), p.vk.delta_g1, p.vk.alpha_g1,
                                         p.vk.beta_g1};
   const std::array<Fr, 5> c_scalars{s, r, r * s, s, r};
-  proof.c = (msm_g1(c_bases, c_scalars, 1) + h_acc + l_acc).to_affine();
+  proof.c = (groth16::msm_g1(c_bases, c_scalars, 1) + h_acc + l_acc).to_affine();
   return proof;
+}
+
+void check_all(const Parameters& params, const ProverInput& input) {
+  check_input(input);
+  check_fit(params, input, input.densities.a_aux.popcount(),
+            input.densities.b_input.popcount() + input.densities.b_aux.popcount());
 }
 
 }  // namespace
 
+std::unique_ptr<ProverEngine> make_cpu_engine(const Parameters& params, unsigned threads) {
+  return std::make_unique<CpuEngine>(params, threads);
+}
+
+Proof prove_with(ProverEngine& engine, const Parameters& params, ProverInput&& input, const Fr& r,
+                 const Fr& s, ProveTimings* timings) {
+  check_all(params, input);
+  return prove_impl(engine, params, input, std::move(input.a), std::move(input.b), std::move(input.c), r, s,
+                    timings);
+}
+
 Proof prove(const Parameters& params, const ProverInput& input, const Fr& r, const Fr& s, unsigned threads,
             ProveTimings* timings) {
-  check_input(input);
-  check_fit(params, input, input.densities.a_aux.popcount(),
-            input.densities.b_input.popcount() + input.densities.b_aux.popcount());
-  return prove_impl(params, input, input.a, input.b, input.c, r, s, threads, timings);
+  check_all(params, input);
+  CpuEngine engine(params, threads);
+  return prove_impl(engine, params, input, input.a, input.b, input.c, r, s, timings);
 }
 
 Proof prove(const Parameters& params, ProverInput&& input, const Fr& r, const Fr& s, unsigned threads,
             ProveTimings* timings) {
-  check_input(input);
-  check_fit(params, input, input.densities.a_aux.popcount(),
-            input.densities.b_input.popcount() + input.densities.b_aux.popcount());
-  return prove_impl(params, input, std::move(input.a), std::move(input.b), std::move(input.c), r, s, threads,
-                    timings);
+  CpuEngine engine(params, threads);
+  return prove_with(engine, params, std::move(input), r, s, timings);
 }
 
 ProverInput witness_from_r1cs(const r1cs::R1cs& cs, std::vector<Fr> inputs, std::vector<Fr> aux) {

@@ -10,7 +10,9 @@
 #pragma once
 
 #include <cstddef>
+#include <memory>
 #include <optional>
+#include <span>
 #include <vector>
 
 #include "prover/algebra/bls12_381.hpp"
@@ -40,6 +42,28 @@ struct ProveTimings {
   PhaseTime msm_g1;  // h, l, a, b_g1 multi-scalar multiplications
   PhaseTime msm_g2;  // b_g2
 };
+
+// The heavy parts of the prover: the H polynomial from a, b, c, and the five multi-scalar
+// multiplications over the parameters' bases (which the engine holds). The CPU engine below and the GPU
+// engine (gpu/groth16_engine.hpp) plug into the same code, which also does the checks and combines the
+// results with r, s and the verifying key: both give the same proof for the same r, s.
+class ProverEngine {
+ public:
+  enum class G1Bases { kH, kL, kA, kBG1 };
+  virtual ~ProverEngine() = default;
+  // Exactly groth16::compute_h's contract (domain.hpp).
+  virtual std::vector<Fr> compute_h(std::vector<Fr> a, std::vector<Fr> b, std::vector<Fr> c) = 0;
+  // sum scalars[i] * bases[i] over the first scalars.size() bases of the chosen vector.
+  virtual algebra::G1 msm_g1(G1Bases bases, std::span<const Fr> scalars) = 0;
+  virtual algebra::G2 msm_b_g2(std::span<const Fr> scalars) = 0;
+};
+
+// The CPU engine over `params` (kept by reference), `threads` = 0: every hardware thread.
+std::unique_ptr<ProverEngine> make_cpu_engine(const Parameters& params, unsigned threads = 0);
+
+// prove() with the given engine, which must have been made for `params`.
+Proof prove_with(ProverEngine& engine, const Parameters& params, ProverInput&& input, const Fr& r,
+                 const Fr& s, ProveTimings* timings = nullptr);
 
 // Throws Groth16Error: kMalformedInput when `input` is inconsistent in itself (a/b/c lengths,
 // density lengths, inputs[0] != ONE), kParameters when `params` does not fit it (vector lengths,

@@ -14,6 +14,7 @@
 
 #include "prover/groth16/parameters.hpp"
 #include "prover/groth16/proof.hpp"
+#include "prover/groth16/prover.hpp"
 #include "prover/porep/vanilla_proof.hpp"
 #include "prover/timing.hpp"
 
@@ -23,7 +24,7 @@ namespace cuzk::pipeline {
 // or a job that cannot run as asked.
 class PipelineError : public std::runtime_error {
  public:
-  enum class Kind { kSelfVerificationFailed, kUnsatisfiedCircuit, kMissingParameters, kOutputExists };
+  enum class Kind { kSelfVerificationFailed, kUnsatisfiedCircuit, kMissingParameters, kOutputExists, kNoGpu };
   PipelineError(Kind kind, const std::string& what) : std::runtime_error(what), kind_(kind) {}
   Kind kind() const { return kind_; }
 
@@ -32,11 +33,11 @@ class PipelineError : public std::runtime_error {
 };
 
 struct ProveOptions {
-  std::string params_dir;     // where the v28-... .params/.vk files are
-  std::string output_dir;     // where <sector>.proof files go
-  bool verify = true;         // verify every proof before writing it
-  bool check_circuit = false; // run the Checker first (names the first unsatisfied constraint)
-  unsigned threads = 0;       // 0: all hardware threads
+  std::string params_dir;         // where the v28-... .params/.vk files are
+  std::string output_dir;         // where <sector>.proof files go
+  bool verify = true;             // verify every proof before writing it
+  bool check_circuit = false;     // run the Checker first (names the first unsatisfied constraint)
+  unsigned threads = 0;           // 0: all hardware threads
   std::uint64_t miner_id = 1000;  // used to cross-check replica_id when the sector number is known
   // Also write <sector>.inputs.json: the verifier-side public inputs, one array of 0x-hex Fr per
   // partition (what scripts/noble/verify.mjs and other independent verifiers read).
@@ -46,6 +47,10 @@ struct ProveOptions {
   bool use_pce = true;
   std::string pce_cache_dir;  // empty: pce::default_cache_dir()
   bool pce_readonly = false;  // refuse to build or rebuild a cache
+  // The engine of the heavy proving steps, made once per parameter set (the CLI's --gpu passes the GPU
+  // engine's factory, gpu::make_gpu_engine); empty: the CPU prover. A factory that throws stops the run.
+  std::function<std::unique_ptr<groth16::ProverEngine>(const groth16::Parameters&)> engine_factory;
+  std::string engine_name = "cpu";  // recorded in the report
   // Tests inject r and s to reproduce proofs; production draws them from a CSPRNG per partition.
   std::optional<std::pair<algebra::Fr, algebra::Fr>> fixed_randomness;
   std::function<void(const std::string&)> progress;
@@ -66,6 +71,7 @@ struct SectorReport {
 };
 
 struct RunReport {
+  std::string engine = "cpu";
   std::vector<SectorReport> sectors;
   std::map<std::string, PhaseTime> shared_phases;  // params.load
   PhaseTime total;
@@ -91,8 +97,9 @@ RunReport prove_c1_files(const std::vector<std::string>& c1_paths, const ProveOp
 
 // Verifies partition proofs against the verifier-side public inputs of a sector.
 bool verify_sector_proofs(const groth16::VerifyingKey& vk, const porep::RegisteredSealProof& proof,
-                          const porep::Domain& replica_id, const porep::Domain& comm_d, const porep::Domain& comm_r,
-                          const porep::Domain& seed, const std::vector<groth16::Proof>& proofs);
+                          const porep::Domain& replica_id, const porep::Domain& comm_d,
+                          const porep::Domain& comm_r, const porep::Domain& seed,
+                          const std::vector<groth16::Proof>& proofs);
 
 // [[ "0x..", ... ], ...]: one array of canonical big-endian hex field elements per partition.
 std::string public_inputs_json(const std::vector<std::vector<algebra::Fr>>& inputs);

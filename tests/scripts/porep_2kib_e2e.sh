@@ -68,6 +68,19 @@ tamper seed 'c.seed[0] ^= 1'
 expect_refusal seed 7
 head -c 3000 "$tmp/c1.json" >"$tmp/truncated.json"
 expect_refusal truncated 3
+# --gpu never falls back to the CPU: without a usable GPU (or CUDA) it is exit 8 and nothing is written;
+# with one, the proof must verify like the CPU's.
+if "$CUZK_BIN" info --json | node -e 'const j = JSON.parse(require("fs").readFileSync(0)); process.exit(j.gpus.length ? 0 : 1)'; then
+  "$CUZK_BIN" prove "$tmp/c1.json" -o "$tmp/gpu" --params-dir "$params" >/dev/null 2>&1 --gpu || fail "prove --gpu exited $?"
+  "$CUZK_BIN" verify "$tmp/gpu/c1.proof" --c1 "$tmp/c1.json" --params-dir "$params" || fail "the --gpu proof does not verify"
+else
+  got=0
+  "$CUZK_BIN" prove "$tmp/c1.json" -o "$tmp/gpu" --params-dir "$params" --gpu >"$tmp/gpu.txt" 2>&1 || got=$?
+  [ "$got" -eq 8 ] || { cat "$tmp/gpu.txt" >&2; fail "prove --gpu without a GPU exited $got, expected 8"; }
+  grep -qi "gpu" "$tmp/gpu.txt" || fail "prove --gpu without a GPU did not say why"
+  [ -z "$(ls -A "$tmp/gpu" 2>/dev/null)" ] || fail "prove --gpu without a GPU left a file behind"
+fi
+
 # Regression runs: `cuzk bench` proves again (one counted run) and writes a report that `cuzk compare`
 # reads, as it reads prove's report; a phase made 50% slower is a regression (exit 10), a file that is
 # not a report is an input error (exit 3).

@@ -1,0 +1,79 @@
+#include "gpu/groth16_engine.hpp"
+
+#include <optional>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "gpu/cuda_check.hpp"
+#include "gpu/device_info.hpp"
+#include "gpu/msm.hpp"
+#include "gpu/ntt.hpp"
+
+namespace cuzk::gpu {
+namespace {
+
+using algebra::Fr;
+
+// An MSM over one base vector, or nothing for an empty vector (the sum over no bases is the identity).
+template <class Cfg>
+class ResidentBases {
+ public:
+  explicit ResidentBases(const std::vector<algebra::Affine<Cfg>>& bases) {
+    if (!bases.empty()) msm_.emplace(std::span<const algebra::Affine<Cfg>>(bases));
+  }
+  algebra::Jacobian<Cfg> run(std::span<const Fr> scalars) {
+    if (scalars.empty()) return algebra::Jacobian<Cfg>::identity();
+    if (!msm_ || scalars.size() > msm_->size())
+      throw GpuError("GPU prover: " + std::to_string(scalars.size()) + " scalars for " +
+                     std::to_string(msm_ ? msm_->size() : 0) + " resident bases");
+    return msm_->run(scalars);
+  }
+
+ private:
+  std::optional<Msm<Cfg>> msm_;
+};
+
+class GpuEngine final : public groth16::ProverEngine {
+ public:
+  explicit GpuEngine(const groth16::Parameters& p)
+      : h_(require_gpu(p.h)), l_(p.l), a_(p.a), b_g1_(p.b_g1), b_g2_(p.b_g2) {}
+
+  std::vector<Fr> compute_h(std::vector<Fr> a, std::vector<Fr> b, std::vector<Fr> c) override {
+    return gpu::compute_h(a, b, c);
+  }
+  algebra::G1 msm_g1(G1Bases which, std::span<const Fr> scalars) override {
+    switch (which) {
+      case G1Bases::kH:
+        return h_.run(scalars);
+      case G1Bases::kL:
+        return l_.run(scalars);
+      case G1Bases::kA:
+        return a_.run(scalars);
+      case G1Bases::kBG1:
+        return b_g1_.run(scalars);
+    }
+    throw GpuError("GPU prover: unknown base vector");
+  }
+  algebra::G2 msm_b_g2(std::span<const Fr> scalars) override { return b_g2_.run(scalars); }
+
+ private:
+  // Checked before the first upload, so that a machine without a GPU gets the reason, not a CUDA error.
+  static const std::vector<algebra::G1Affine>& require_gpu(const std::vector<algebra::G1Affine>& first) {
+    std::string why;
+    if (list_devices(&why).empty())
+      throw GpuError("the GPU prover was asked for, but no GPU is visible: " + why);
+    return first;
+  }
+
+  ResidentBases<algebra::G1Config> h_, l_, a_, b_g1_;
+  ResidentBases<algebra::G2Config> b_g2_;
+};
+
+}  // namespace
+
+std::unique_ptr<groth16::ProverEngine> make_gpu_engine(const groth16::Parameters& params) {
+  return std::make_unique<GpuEngine>(params);
+}
+
+}  // namespace cuzk::gpu

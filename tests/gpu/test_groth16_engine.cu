@@ -1,0 +1,60 @@
+// The GPU proving engine (gpu/groth16_engine.hpp) gives the CPU prover's proof, byte for byte, for the
+// same r and s: the two differ only in where H and the multi-scalar multiplications run.
+#include <gtest/gtest.h>
+
+#include <random>
+#include <vector>
+
+#include "gpu/groth16_engine.hpp"
+#include "prover/groth16/demo_circuit.hpp"
+#include "prover/groth16/prover.hpp"
+#include "prover/groth16/setup.hpp"
+#include "prover/groth16/verifier.hpp"
+#include "tests/gpu/gpu_test_util.hpp"
+#include "tests/test_util.hpp"
+
+using namespace cuzk;
+using namespace cuzk::groth16;
+
+namespace {
+
+Fr nonzero(std::mt19937_64& rng) {
+  for (;;) {
+    Fr x = test::random_field<Fr>(rng);
+    if (!x.is_zero()) return x;
+  }
+}
+
+void check_same_proof(const DemoCircuit& d, std::mt19937_64& rng) {
+  const Parameters params = generate_parameters(
+      d.cs, ToxicWaste{nonzero(rng), nonzero(rng), nonzero(rng), nonzero(rng), nonzero(rng)}, 0);
+  const ProverInput witness = witness_from_r1cs(d.cs, d.inputs, d.aux);
+  const Fr r = test::random_field<Fr>(rng), s = test::random_field<Fr>(rng);
+  const Proof cpu = prove(params, witness, r, s);
+  auto engine = gpu::make_gpu_engine(params);
+  ProveTimings t;
+  const Proof on_gpu = prove_with(*engine, params, ProverInput(witness), r, s, &t);
+  EXPECT_EQ(on_gpu.to_bytes(), cpu.to_bytes());
+  const std::vector<Fr> public_inputs(d.inputs.begin() + 1, d.inputs.end());
+  EXPECT_TRUE(verify(prepare_verifying_key(params.vk), on_gpu, public_inputs));
+  // The engine keeps its bases: a second proof with other randomness, still equal to the CPU's.
+  const Fr r2 = r + Fr::one();
+  EXPECT_EQ(prove_with(*engine, params, ProverInput(witness), r2, s).to_bytes(),
+            prove(params, witness, r2, s).to_bytes());
+}
+
+TEST(GpuGroth16Engine, DemoCircuitSameProofAsCpu) {
+  CUZK_REQUIRE_GPU();
+  auto rng = test::seeded_rng("GpuGroth16Engine.Demo");
+  check_same_proof(make_demo_circuit(), rng);
+}
+
+TEST(GpuGroth16Engine, LargerCircuitSameProofAsCpu) {
+  CUZK_REQUIRE_GPU();
+  auto rng = test::seeded_rng("GpuGroth16Engine.Larger");
+  std::vector<Fr> secrets;
+  for (int i = 0; i < 6; ++i) secrets.push_back(test::random_field<Fr>(rng));
+  check_same_proof(make_demo_circuit(secrets, 3000), rng);  // ~18k constraints, domain 2^15
+}
+
+}  // namespace
