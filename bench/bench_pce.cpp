@@ -16,6 +16,7 @@
 #include <string>
 #include <vector>
 
+#include "io/temp_dir.hpp"
 #include "pce/cache_file.hpp"
 #include "pce/compact_r1cs.hpp"
 #include "pce/compact_recorder.hpp"
@@ -37,12 +38,8 @@ struct Fixture {
   porep::PartitionWitness witness;
   pce::CompactR1cs pce;
   std::vector<Fr> inputs, aux;  // WitnessGen's
-  fs::path dir, file;
-
-  ~Fixture() {
-    std::error_code ec;
-    fs::remove_all(dir, ec);
-  }
+  io::TempDir dir{"cuzk_bench_pce_"};
+  fs::path file;
 };
 
 // 0: a 2KiB partition, 1: an 8MiB partition, 2: one challenge of a 32GiB partition (the 32GiB circuit
@@ -70,10 +67,7 @@ const Fixture& fixture(int size) {
   porep::synthesize_stacked_circuit(cs, f->shape, f->witness);
   f->inputs = cs.inputs();
   f->aux = cs.aux();
-  std::string tmpl = (fs::temp_directory_path() / "cuzk_bench_pce_XXXXXX").string();
-  if (::mkdtemp(tmpl.data()) == nullptr) throw std::runtime_error("mkdtemp failed");
-  f->dir = tmpl;
-  f->file = f->dir / "partition.pce";
+  f->file = f->dir.file("partition.pce");
   pce::write_cache_file(f->file, f->pce, pce::porep_circuit_description(f->shape));
   return *f;
 }
@@ -109,7 +103,7 @@ void BM_RecorderExtract(benchmark::State& state) {
 void BM_PceWrite(benchmark::State& state) {
   const Fixture& f = fixture(static_cast<int>(state.range(0)));
   pce::CacheHeader h;
-  for (auto _ : state) h = pce::write_cache_file(f.dir / "write.pce", f.pce, "bench");
+  for (auto _ : state) h = pce::write_cache_file(f.dir.file("write.pce"), f.pce, "bench");
   set_counters(state, f);
   state.counters["bytes_on_disk"] = static_cast<double>(h.file_size);
   state.counters["content_bytes"] = static_cast<double>(h.content_bytes);

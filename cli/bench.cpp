@@ -4,7 +4,6 @@
 // shared/reference/users.md (lotus-bench --json-out, Google Benchmark's compare.py).
 #include <fmt/format.h>
 #include <spdlog/spdlog.h>
-#include <stdlib.h>
 #include <unistd.h>
 
 #include <CLI/CLI.hpp>
@@ -22,7 +21,7 @@
 #include "cli/exit_codes.hpp"
 #include "io/atomic_file.hpp"
 #include "io/io_error.hpp"
-#include "io/param_names.hpp"
+#include "io/temp_dir.hpp"
 #include "prover/pipeline/prove.hpp"
 #include "prover/pipeline/timing_report.hpp"
 
@@ -31,36 +30,10 @@ namespace cuzk::cli {
 namespace {
 
 struct BenchFlags {
-  std::vector<std::string> c1_files;
-  std::string params_dir;
+  JobFlags job;
   std::string report;
   unsigned repetitions = 3;
   unsigned warmup = 1;
-  bool no_pce = false;
-  bool gpu = false;
-  unsigned threads = 0;
-  std::uint64_t miner_id = 1000;
-};
-
-// A scratch output directory per run (proofs are written and verified as in production), removed on
-// scope exit.
-class ScratchDir {
- public:
-  ScratchDir() {
-    std::string pattern = (std::filesystem::temp_directory_path() / "cuzk-bench-XXXXXX").string();
-    if (!mkdtemp(pattern.data())) throw io::IoError(pattern, "cannot create a scratch directory");
-    path_ = pattern;
-  }
-  ~ScratchDir() {
-    std::error_code ignored;
-    std::filesystem::remove_all(path_, ignored);
-  }
-  ScratchDir(const ScratchDir&) = delete;
-  ScratchDir& operator=(const ScratchDir&) = delete;
-  const std::filesystem::path& path() const { return path_; }
-
- private:
-  std::filesystem::path path_;
 };
 
 std::string cpu_model() {
@@ -103,12 +76,8 @@ std::string utc_now() {
 
 void run_bench(const BenchFlags& f) {
   pipeline::ProveOptions options;
-  options.params_dir = f.params_dir.empty() ? io::parameter_cache_dir().string() : f.params_dir;
-  options.use_pce = !f.no_pce;
-  options.threads = f.threads;
-  options.miner_id = f.miner_id;
+  apply_job_flags(f.job, options);
   options.progress = [](const std::string& m) { spdlog::debug("{}", m); };
-  select_engine(options, f.gpu);
 
   std::map<std::string, std::vector<double>> samples;
   std::uint64_t peak_rss = 0;
@@ -116,10 +85,10 @@ void run_bench(const BenchFlags& f) {
   const unsigned runs = f.warmup + f.repetitions;
   for (unsigned run = 0; run < runs; ++run) {
     const bool warm_up = run < f.warmup;
-    ScratchDir out;
+    io::TempDir out("cuzk-bench-");  // proofs are written and verified as in production, then dropped
     options.output_dir = out.path().string();
     spdlog::info("bench run {}/{}{}", run + 1, runs, warm_up ? " (warm-up, not counted)" : "");
-    pipeline::RunReport report = pipeline::prove_c1_files(f.c1_files, options);
+    pipeline::RunReport report = pipeline::prove_c1_files(f.job.c1_files, options);
     peak_rss = std::max(peak_rss, report.peak_rss_bytes);
     partitions = sectors = 0;
     for (const auto& s : report.sectors) {
@@ -160,10 +129,10 @@ void run_bench(const BenchFlags& f) {
   j["commit"] = build["commit"];
   j["system"] = system_json(build);
   j["environment"] = environment_json();
-  j["inputs"] = f.c1_files;
-  j["options"] = {{"pce", !f.no_pce},
+  j["inputs"] = f.job.c1_files;
+  j["options"] = {{"pce", options.use_pce},
                   {"engine", options.engine_name},
-                  {"threads", f.threads},
+                  {"threads", options.threads},
                   {"params_dir", options.params_dir}};
   j["warmup_runs"] = f.warmup;
   j["repetitions"] = f.repetitions;
@@ -218,24 +187,14 @@ void register_bench_commands(CLI::App& app) {
   auto bf = std::make_shared<BenchFlags>();
   CLI::App* bench = app.add_subcommand(
       "bench", "Prove the given C1 files repeatedly (warm-up runs apart) and report statistics per phase");
-  bench->add_option("c1", bf->c1_files, "C1 output files (raw JSON or the lotus-bench envelope)")
-      ->required()
-      ->check(CLI::ExistingFile);
+  add_job_flags(bench, bf->job);
   bench->add_option("--reps", bf->repetitions, "counted runs")
       ->capture_default_str()
       ->check(CLI::Range(1u, 1000u));
   bench->add_option("--warmup", bf->warmup, "runs before the counted ones (parameter load, caches)")
       ->capture_default_str()
       ->check(CLI::Range(0u, 100u));
-  bench->add_option(
-      "--params-dir", bf->params_dir,
-      "parameter directory (default: $FIL_PROOFS_PARAMETER_CACHE or /var/tmp/filecoin-proof-parameters)");
   bench->add_option("--report", bf->report, "write the JSON report here (input of `cuzk compare`)");
-  bench->add_flag("--no-pce", bf->no_pce, "synthesize directly instead of through the constraint cache");
-  bench->add_flag("--gpu", bf->gpu, "prove on the GPU (exit 8 when there is none)");
-  bench->add_option("--threads", bf->threads, "CPU threads (0: all)")->capture_default_str();
-  bench->add_option("--miner-id", bf->miner_id, "miner actor id, to cross-check replica_id")
-      ->capture_default_str();
   bench->callback([bf] { run_bench(*bf); });
 
   auto cf = std::make_shared<CompareFlags>();

@@ -3,7 +3,10 @@
 #pragma once
 
 #include <CLI/CLI.hpp>
+#include <cstdint>
 #include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
 
 namespace cuzk::pipeline {
 struct ProveOptions;
@@ -34,8 +37,19 @@ void register_info_command(CLI::App& app);
 // The build and the visible GPUs as `cuzk info --json` prints them (also recorded by `cuzk bench`).
 nlohmann::json build_info_json();
 
-// cli/engine.cpp: with `use_gpu`, makes `options` prove on the GPU (or throws: never a CPU fall-back).
-void select_engine(pipeline::ProveOptions& options, bool use_gpu);
+// cli/job_flags.cpp: the flags of a proving job, shared by `cuzk prove` and `cuzk bench`.
+struct JobFlags {
+  std::vector<std::string> c1_files;
+  std::string params_dir;  // empty: the parameter cache ($FIL_PROOFS_PARAMETER_CACHE or its default)
+  bool no_pce = false;
+  bool gpu = false;
+  unsigned threads = 0;
+  std::uint64_t miner_id = 1000;
+};
+// Registers them on `cmd`; returns the --no-pce option (other flags may exclude it).
+CLI::Option* add_job_flags(CLI::App* cmd, JobFlags& f);
+// Into `options`, with the proving engine: --gpu throws when no GPU can be used (never a CPU fall-back).
+void apply_job_flags(const JobFlags& f, pipeline::ProveOptions& options);
 
 // cli/bench.cpp: `cuzk bench` (repeated proving, statistics per phase) and `cuzk compare`.
 void register_bench_commands(CLI::App& app);

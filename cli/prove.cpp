@@ -23,19 +23,14 @@ namespace cuzk::cli {
 namespace {
 
 struct ProveFlags {
-  std::vector<std::string> c1_files;
+  JobFlags job;
   std::string output_dir = ".";
-  std::string params_dir;
   std::string report;
   bool no_verify = false;
   bool check = false;
   bool dump_inputs = false;
-  bool no_pce = false;
   bool pce_readonly = false;
-  bool gpu = false;
   std::string pce_cache_dir;
-  unsigned threads = 0;
-  std::uint64_t miner_id = 1000;
 };
 
 void write_report(const std::string& path, const pipeline::RunReport& report) {
@@ -46,20 +41,16 @@ void write_report(const std::string& path, const pipeline::RunReport& report) {
 
 void run_prove(const ProveFlags& f) {
   pipeline::ProveOptions options;
-  options.params_dir = f.params_dir.empty() ? io::parameter_cache_dir().string() : f.params_dir;
+  apply_job_flags(f.job, options);
   options.output_dir = f.output_dir;
   options.verify = !f.no_verify;
   options.check_circuit = f.check;
   options.dump_public_inputs = f.dump_inputs;
-  options.use_pce = !f.no_pce;
   options.pce_readonly = f.pce_readonly;
   options.pce_cache_dir = f.pce_cache_dir;
-  options.threads = f.threads;
-  options.miner_id = f.miner_id;
   options.progress = [](const std::string& m) { spdlog::info("{}", m); };
-  select_engine(options, f.gpu);
   if (f.no_verify) spdlog::warn("--no-verify: proofs are written without being verified first");
-  pipeline::RunReport report = pipeline::prove_c1_files(f.c1_files, options);
+  pipeline::RunReport report = pipeline::prove_c1_files(f.job.c1_files, options);
   for (const auto& s : report.sectors) {
     std::printf("%s %s\n", s.sector.c_str(), s.proof_hex.c_str());
     spdlog::info("{}: {} partition(s) of {} proven in {:.2f} s{} -> {}", s.c1_path, s.partitions,
@@ -137,21 +128,14 @@ int run_verify(const VerifyFlags& f) {
 void register_prove_commands(CLI::App& app) {
   auto pf = std::make_shared<ProveFlags>();
   CLI::App* prove = app.add_subcommand("prove", "Prove C1 output files: write <sector>.proof per sector");
-  prove->add_option("c1", pf->c1_files, "C1 output files (raw JSON or the lotus-bench envelope)")
-      ->required()
-      ->check(CLI::ExistingFile);
+  CLI::Option* no_pce = add_job_flags(prove, pf->job);
   prove->add_option("-o,--output-dir", pf->output_dir, "where <sector>.proof files are written")
       ->capture_default_str();
-  prove->add_option(
-      "--params-dir", pf->params_dir,
-      "parameter directory (default: $FIL_PROOFS_PARAMETER_CACHE or /var/tmp/filecoin-proof-parameters)");
   prove->add_option("--report", pf->report, "write the timing report here (.json, or .yaml/.yml)");
   prove->add_flag("--no-verify", pf->no_verify, "skip verifying each proof before writing it");
   prove->add_flag("--check", pf->check, "check every constraint first and name the first unsatisfied one");
   prove->add_flag("--dump-public-inputs", pf->dump_inputs,
                   "also write <sector>.inputs.json (verifier-side public inputs, for independent verifiers)");
-  auto* no_pce = prove->add_flag("--no-pce", pf->no_pce,
-                                 "synthesize directly instead of through the pre-compiled constraint cache");
   prove
       ->add_option("--pce-cache-dir", pf->pce_cache_dir,
                    "constraint cache directory (default: $CUZK_PCE_CACHE, else <params dir>/pce)")
@@ -160,12 +144,6 @@ void register_prove_commands(CLI::App& app) {
       ->add_flag("--pce-readonly", pf->pce_readonly,
                  "never build or rebuild a constraint cache (exit 9 instead)")
       ->excludes(no_pce);
-  prove->add_flag(
-      "--gpu", pf->gpu,
-      "H and the multi-scalar multiplications on the GPU (exit 8 when there is none; never the CPU)");
-  prove->add_option("--threads", pf->threads, "CPU threads (0: all)")->capture_default_str();
-  prove->add_option("--miner-id", pf->miner_id, "miner actor id, to cross-check replica_id")
-      ->capture_default_str();
   prove->callback([pf] { run_prove(*pf); });
 
   auto vf = std::make_shared<VerifyFlags>();

@@ -13,6 +13,7 @@
 #include <cstdint>
 #include <filesystem>
 #include <memory>
+#include <optional>
 #include <span>
 #include <string>
 #include <vector>
@@ -22,6 +23,7 @@
 #include "cli/exit_codes.hpp"
 #include "io/atomic_file.hpp"
 #include "io/io_error.hpp"
+#include "io/temp_dir.hpp"
 #include "prover/algebra/hex_bytes.hpp"
 #include "prover/groth16/demo_circuit.hpp"
 #include "prover/groth16/proof.hpp"
@@ -74,32 +76,14 @@ std::string public_inputs_json(std::span<const Fr> inputs) {
   return out;
 }
 
-// A directory under $TMPDIR for runs without -o.
-fs::path make_temp_dir() {
-  std::string pattern = (fs::temp_directory_path() / "cuzk-selftest-XXXXXX").string();
-  if (::mkdtemp(pattern.data()) == nullptr) throw io::IoError(pattern, "cannot create a temporary directory");
-  return pattern;
-}
-
-struct TempDirGuard {
-  fs::path dir;
-  bool keep;
-  ~TempDirGuard() {
-    if (!dir.empty() && !keep) {
-      std::error_code ec;
-      fs::remove_all(dir, ec);
-    }
-  }
-};
-
 void run_selftest(const std::string& out_flag, bool keep) {
-  TempDirGuard temp{};
-  fs::path dir;
+  // Without -o: a directory under $TMPDIR, removed at the end unless --keep.
+  std::optional<io::TempDir> temp;
+  fs::path dir = out_flag;
   if (out_flag.empty()) {
-    dir = make_temp_dir();
-    temp = TempDirGuard{dir, keep};
-  } else {
-    dir = out_flag;
+    temp.emplace("cuzk-selftest-");
+    if (keep) temp->keep();
+    dir = temp->path();
   }
 
   const groth16::DemoCircuit circuit = groth16::make_demo_circuit();

@@ -40,7 +40,13 @@ class GpuEngine final : public groth16::ProverEngine {
       : h_(require_gpu(p.h)), l_(p.l), a_(p.a), b_g1_(p.b_g1), b_g2_(p.b_g2) {}
 
   std::vector<Fr> compute_h(std::vector<Fr> a, std::vector<Fr> b, std::vector<Fr> c) override {
-    return gpu::compute_h(a, b, c);
+    // The domain is the parameters' (h has 2^lg - 1 points): its tables and buffers are made once.
+    if (!h_step_) {
+      unsigned lg = 0;
+      while ((std::size_t{1} << lg) < a.size()) ++lg;
+      h_step_.emplace(lg);
+    }
+    return h_step_->run(a, b, c);
   }
   algebra::G1 msm_g1(G1Bases which, std::span<const Fr> scalars) override {
     switch (which) {
@@ -68,6 +74,7 @@ class GpuEngine final : public groth16::ProverEngine {
 
   ResidentBases<algebra::G1Config> h_, l_, a_, b_g1_;
   ResidentBases<algebra::G2Config> b_g2_;
+  std::optional<HStep> h_step_;
 };
 
 }  // namespace

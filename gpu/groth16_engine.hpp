@@ -1,6 +1,7 @@
-// The Groth16 prover's heavy parts on the GPU (groth16::ProverEngine): the H step (gpu/ntt.hpp) and the
-// five multi-scalar multiplications (gpu/msm.hpp) with the parameters' bases uploaded once, at
-// construction, and kept resident for every partition proved with these parameters. The checks and
+// The Groth16 prover's heavy parts on the GPU (groth16::ProverEngine): the H step (gpu/ntt.hpp, its
+// tables and buffers made at the first proof) and the five multi-scalar multiplications (gpu/msm.hpp)
+// with the parameters' bases uploaded once, at construction; both kept for every partition proved with
+// these parameters. The checks and
 // the combination with r, s and the verifying key stay in groth16::prove_with, shared with the CPU.
 #pragma once
 

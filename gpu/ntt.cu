@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cstring>
 #include <optional>
+#include <string>
 #include <vector>
 
 #include "gpu/cuda_check.hpp"
@@ -431,25 +432,31 @@ void NttContext::compute_h(Fr* d_a, Fr* d_b, Fr* d_c, unsigned lg, cudaStream_t 
                    stream);
 }
 
-std::vector<Fr> compute_h(const std::vector<Fr>& a, const std::vector<Fr>& b, const std::vector<Fr>& c) {
+HStep::HStep(unsigned log_size)
+    : log_size_(log_size), ctx_(log_size, stream_), a_(std::size_t{1} << log_size), b_(a_.size()), c_(a_.size()) {}
+
+std::vector<Fr> HStep::run(const std::vector<Fr>& a, const std::vector<Fr>& b, const std::vector<Fr>& c) {
   if (a.empty() || a.size() != b.size() || a.size() != c.size())
     throw GpuError("gpu::compute_h: a, b, c must be non-empty and of equal length");
-  unsigned lg = 0;
+  const std::size_t m = a_.size();
+  if (a.size() > m || (m > 1 && a.size() <= m / 2))
+    throw GpuError("gpu::HStep: " + std::to_string(a.size()) + " values for a domain of " + std::to_string(m));
+  for (auto* d : {&a_, &b_, &c_}) d->zero(stream_);  // the zero padding, and no values of an earlier call
+  a_.upload(a, stream_);
+  b_.upload(b, stream_);
+  c_.upload(c, stream_);
+  ctx_.compute_h(a_.data(), b_.data(), c_.data(), log_size_, stream_);
+  std::vector<Fr> h(m - 1);
+  if (m > 1) a_.download(h, stream_);
+  stream_.synchronize();
+  return h;
+}
+
+std::vector<Fr> compute_h(const std::vector<Fr>& a, const std::vector<Fr>& b, const std::vector<Fr>& c) {
+  unsigned lg = 0;  // the smallest domain that holds a (HStep::run checks the lengths)
   while ((std::size_t{1} << lg) < a.size()) ++lg;
   if (lg > NttContext::kMaxLogSize) throw GpuError("gpu::compute_h: domain larger than 2^28");
-  const std::size_t m = std::size_t{1} << lg;
-  Stream stream;
-  NttContext ctx(lg, stream);
-  DeviceBuffer<Fr> da(m), db(m), dc(m);
-  for (auto* d : {&da, &db, &dc}) d->zero(stream);
-  da.upload(a, stream);
-  db.upload(b, stream);
-  dc.upload(c, stream);
-  ctx.compute_h(da.data(), db.data(), dc.data(), lg, stream);
-  std::vector<Fr> h(m - 1);
-  if (m > 1) da.download(h, stream);
-  stream.synchronize();
-  return h;
+  return HStep(lg).run(a, b, c);
 }
 
 }  // namespace cuzk::gpu

@@ -44,7 +44,8 @@ class NttContext {
  private:
   // As transform, with `scale` (none: no multiplication) in place of an inverse transform's 1/n.
   void transform_scaled(algebra::Fr* d_values, unsigned log_size, NttDirection direction, NttOrder input,
-                        NttOrder output, bool coset, std::optional<algebra::Fr> scale, cudaStream_t stream) const;
+                        NttOrder output, bool coset, std::optional<algebra::Fr> scale,
+                        cudaStream_t stream) const;
 
   unsigned max_log_;
   DeviceBuffer<algebra::Fr> twiddles_;  // w_N^e for e < N/2, N = 2^max_log
@@ -52,9 +53,27 @@ class NttContext {
   DeviceBuffer<algebra::Fr> gen_lo_, gen_hi_, gen_inv_lo_, gen_inv_hi_;
 };
 
+// The H step for host vectors with its domain's tables and device buffers kept from call to call (the
+// GPU prover makes one per parameter set). run() has exactly the CPU prover's contract
+// (groth16::compute_h): a, b, c of equal length n, 1 <= n <= 2^log_size, and 2^log_size must be the
+// smallest power of two >= n; returns the 2^log_size - 1 coefficients of h. Throws GpuError.
+class HStep {
+ public:
+  explicit HStep(unsigned log_size);
+  unsigned log_size() const { return log_size_; }
+  std::vector<algebra::Fr> run(const std::vector<algebra::Fr>& a, const std::vector<algebra::Fr>& b,
+                               const std::vector<algebra::Fr>& c);
+
+ private:
+  unsigned log_size_;
+  Stream stream_;
+  NttContext ctx_;
+  DeviceBuffer<algebra::Fr> a_, b_, c_;
+};
+
 // Host convenience with exactly the CPU prover's contract (groth16::compute_h): a, b, c of equal length
 // n >= 1; returns the m - 1 coefficients of h, m = the smallest power of two >= n. Uploads, runs on
-// the current device, downloads. Throws GpuError.
+// the current device, downloads (a one-off HStep). Throws GpuError.
 std::vector<algebra::Fr> compute_h(const std::vector<algebra::Fr>& a, const std::vector<algebra::Fr>& b,
                                    const std::vector<algebra::Fr>& c);
 

@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "io/io_error.hpp"
+#include "io/temp_dir.hpp"
 #include "prover/groth16/demo_circuit.hpp"
 #include "prover/groth16/domain.hpp"
 #include "prover/groth16/errors.hpp"
@@ -51,21 +52,6 @@ Fr rand_nonzero(std::mt19937_64& rng) {
 ToxicWaste rand_waste(std::mt19937_64& rng) {
   return {rand_nonzero(rng), rand_nonzero(rng), rand_nonzero(rng), rand_nonzero(rng), rand_nonzero(rng)};
 }
-
-// A temporary directory removed at the end of the test.
-class TempDir {
- public:
-  TempDir() {
-    std::string tmpl = (std::filesystem::temp_directory_path() / "cuzk_g16_XXXXXX").string();
-    if (::mkdtemp(tmpl.data()) == nullptr) throw std::runtime_error("mkdtemp failed");
-    path_ = tmpl;
-  }
-  ~TempDir() { std::filesystem::remove_all(path_); }
-  std::string file(const std::string& name) const { return (path_ / name).string(); }
-
- private:
-  std::filesystem::path path_;
-};
 
 void write_raw(const std::string& path, std::span<const std::uint8_t> bytes) {
   std::ofstream out(path, std::ios::binary);
@@ -348,7 +334,7 @@ TEST(Groth16, ParametersAndVkRoundTripByteIdentical) {
   EXPECT_TRUE(std::equal(vk_bytes.begin(), vk_bytes.end(), bytes.begin()));
   EXPECT_EQ(VerifyingKey::from_bytes(vk_bytes).to_bytes(), vk_bytes);
 
-  TempDir dir;
+  io::TempDir dir("cuzk_g16_");
   params.write_file(dir.file("p.params"));
   params.vk.write_file(dir.file("p.vk"));
   EXPECT_EQ(Parameters::read(dir.file("p.params"), PointCheck::kUnchecked).to_bytes(), bytes);
@@ -386,7 +372,7 @@ TEST(Groth16, MalformedParameterFiles) {
   const std::vector<std::uint8_t> bytes = params.to_bytes();
   const std::uint64_t h_len_at = params.vk.serialized_size();
   const std::uint64_t l_len_at = h_len_at + 4 + 96 * params.h.size();
-  TempDir dir;
+  io::TempDir dir("cuzk_g16_");
   const std::string path = dir.file("bad.params");
 
   // Truncated in the middle of l: the error names the file, the vector and the offset of l's points.

@@ -16,6 +16,7 @@
 #include <thread>
 #include <vector>
 
+#include "io/temp_dir.hpp"
 #include "pce/cache.hpp"
 #include "pce/cache_file.hpp"
 #include "pce/compact_r1cs.hpp"
@@ -394,21 +395,6 @@ TEST(PceProof, PoseidonCircuitProofThroughPceVerifies) {
 // --------------------------------------------------------------------------------------------------------
 // Cache files.
 
-class TempDir {
- public:
-  TempDir() {
-    std::string tmpl = (fs::temp_directory_path() / "cuzk_pce_XXXXXX").string();
-    if (::mkdtemp(tmpl.data()) == nullptr) throw std::runtime_error("mkdtemp failed");
-    path_ = tmpl;
-  }
-  ~TempDir() { fs::remove_all(path_); }
-  const fs::path& path() const { return path_; }
-  fs::path file(const std::string& name) const { return path_ / name; }
-
- private:
-  fs::path path_;
-};
-
 std::vector<std::uint8_t> read_bytes(const fs::path& p) {
   std::ifstream in(p, std::ios::binary);
   return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
@@ -441,7 +427,7 @@ const std::string kDemoDescription = "demo circuit v1 secrets=3,5,7 rounds=50";
 
 TEST(PceFile, RoundTripGivesIdenticalMatrices) {
   auto rng = test::seeded_rng("PceFile.RoundTripGivesIdenticalMatrices");
-  TempDir dir;
+  io::TempDir dir("cuzk_pce_");
   CompactRecorder recorder;
   Sha256Circuit{rng}(recorder);
   const CompactR1cs pce = recorder.finish();
@@ -517,7 +503,7 @@ TEST(PceFile, CircuitIdIsSha256OfTheDescription) {
 }
 
 TEST(PceFile, EveryFlippedByteIsDetected) {
-  TempDir dir;
+  io::TempDir dir("cuzk_pce_");
   const CompactR1cs pce = compact(groth16::make_demo_circuit().cs);
   WriteOptions options;
   options.chunk_bytes = 1024;  // several frames, so that every part of the layout occurs
@@ -545,7 +531,7 @@ TEST(PceFile, EveryFlippedByteIsDetected) {
 
 TEST(PceFile, SampledFlipsInALargerFileAreDetected) {
   auto rng = test::seeded_rng("PceFile.SampledFlipsInALargerFileAreDetected");
-  TempDir dir;
+  io::TempDir dir("cuzk_pce_");
   CompactRecorder recorder;
   PoseidonCircuit{rng, 11}(recorder);
   Sha256Circuit{rng}(recorder);
@@ -570,7 +556,7 @@ TEST(PceFile, SampledFlipsInALargerFileAreDetected) {
 }
 
 TEST(PceFile, TruncatedAndExtendedFilesAreDetected) {
-  TempDir dir;
+  io::TempDir dir("cuzk_pce_");
   const CompactR1cs pce = compact(groth16::make_demo_circuit().cs);
   const fs::path path = dir.file("demo.pce");
   WriteOptions options;
@@ -602,7 +588,7 @@ TEST(PceFile, TruncatedAndExtendedFilesAreDetected) {
 }
 
 TEST(PceFile, OtherVersionOtherCircuitAndNotACacheAreNamed) {
-  TempDir dir;
+  io::TempDir dir("cuzk_pce_");
   const CompactR1cs pce = compact(groth16::make_demo_circuit().cs);
   const fs::path path = dir.file("demo.pce");
   write_cache_file(path, pce, kDemoDescription);
@@ -643,7 +629,7 @@ TEST(PceFile, OtherVersionOtherCircuitAndNotACacheAreNamed) {
 
 TEST(PceFile, ConcurrentWritersLeaveOneCompleteFile) {
   auto rng = test::seeded_rng("PceFile.ConcurrentWritersLeaveOneCompleteFile");
-  TempDir dir;
+  io::TempDir dir("cuzk_pce_");
   CompactRecorder recorder;
   Sha256Circuit{rng}(recorder);
   const CompactR1cs pce = recorder.finish();
@@ -674,7 +660,7 @@ TEST(PceFile, ConcurrentWritersLeaveOneCompleteFile) {
 // load_or_build.
 
 TEST(PceCache, BuildsOnceThenLoads) {
-  TempDir dir;
+  io::TempDir dir("cuzk_pce_");
   const CacheKey key{"demo", kDemoDescription};
   int builds = 0;
   auto build = [&] {
@@ -697,7 +683,7 @@ TEST(PceCache, BuildsOnceThenLoads) {
 }
 
 TEST(PceCache, InvalidCachesAreRebuiltOrRefusedWhenReadonly) {
-  TempDir dir;
+  io::TempDir dir("cuzk_pce_");
   int builds = 0;
   auto build = [&] {
     ++builds;
@@ -880,7 +866,7 @@ TEST(PcePorep, Sector8MiBMatchesDirectEvaluation) {
 // load_or_build_porep, then the proving path: the loaded PCE gives the same ProverInput as a freshly
 // built one.
 TEST(PcePorep, CacheRoundTrip2KiB) {
-  TempDir dir;
+  io::TempDir dir("cuzk_pce_");
   const porep::GeneratedC1 g = generated("StackedDrg2KiBV1", 7, false);
   const auto shape = porep::StackedCircuitShape::from_sector(*g.c1.registered_proof->shape);
   const CacheKey key = porep_cache_key(shape);

@@ -13,6 +13,7 @@
 #include "io/atomic_file.hpp"
 #include "io/io_error.hpp"
 #include "io/proof_file.hpp"
+#include "io/temp_dir.hpp"
 #include "prover/algebra/encoding.hpp"
 #include "prover/groth16/proof.hpp"
 #include "tests/test_util.hpp"
@@ -32,21 +33,6 @@ Proof random_proof(std::mt19937_64& rng) {
 }
 
 // A fresh directory under the system temp dir, removed at the end of the test.
-class TempDir {
- public:
-  TempDir() {
-    std::string pattern = (fs::temp_directory_path() / "cuzk_test_proof_file.XXXXXX").string();
-    std::vector<char> buf(pattern.begin(), pattern.end());
-    buf.push_back('\0');
-    if (!mkdtemp(buf.data())) throw std::runtime_error("mkdtemp failed");
-    path_ = buf.data();
-  }
-  ~TempDir() { fs::remove_all(path_); }
-  const fs::path& path() const { return path_; }
-
- private:
-  fs::path path_;
-};
 
 std::vector<std::uint8_t> read_all(const fs::path& p) {
   std::ifstream in(p, std::ios::binary);
@@ -115,7 +101,7 @@ TEST(ProofEncoding, ReadRejectsWrongLengthAndInfinityNamingThePoint) {
 
 TEST(ProofFile, WriteAtomicThenReadBack) {
   auto rng = cuzk::test::seeded_rng("ProofFile.RoundTrip");
-  TempDir dir;
+  cuzk::io::TempDir dir("cuzk_test_proof_file.");
   std::vector<Proof> proofs;
   for (int i = 0; i < 10; ++i) proofs.push_back(random_proof(rng));
   fs::path file = dir.path() / "sector.proof";
@@ -139,7 +125,7 @@ TEST(ProofFile, WriteAtomicThenReadBack) {
 
 TEST(ProofFile, WrongSizesNameTheFileAndOffset) {
   auto rng = cuzk::test::seeded_rng("ProofFile.WrongSizes");
-  TempDir dir;
+  cuzk::io::TempDir dir("cuzk_test_proof_file.");
   auto good = random_proof(rng).to_bytes();
   struct Case {
     std::size_t size;
@@ -172,7 +158,7 @@ TEST(ProofFile, WrongSizesNameTheFileAndOffset) {
 
 TEST(ProofFile, BadPointNamesFilePartitionAndPoint) {
   auto rng = cuzk::test::seeded_rng("ProofFile.BadPoint");
-  TempDir dir;
+  cuzk::io::TempDir dir("cuzk_test_proof_file.");
   std::vector<Proof> proofs = {random_proof(rng), random_proof(rng), random_proof(rng)};
   auto bytes = cuzk::io::serialize_proofs(proofs);
   bytes[2 * 192 + 144] |= 0x40;  // infinity flag on partition 2's c, other bits non-zero
@@ -191,7 +177,7 @@ TEST(ProofFile, BadPointNamesFilePartitionAndPoint) {
 }
 
 TEST(AtomicFile, FailureLeavesNothingBehind) {
-  TempDir dir;
+  cuzk::io::TempDir dir("cuzk_test_proof_file.");
   std::vector<std::uint8_t> data = {1, 2, 3};
   EXPECT_THROW(cuzk::io::write_file_atomic(dir.path() / "no_such_dir" / "f", data), IoError);
   // The target is a directory: rename fails, the temporary file is removed, the directory survives.
