@@ -1,7 +1,9 @@
 // cuzk_bench_gpu: the GPU benchmark sweep (NTT, H step, G1 and G2 MSM) on the first visible GPU.
 //
 //   cuzk_bench_gpu [--quick] [--json FILE] [--g1-max LOG] [--g2-max LOG] [--ntt-max LOG] [--h-log LOG]
-//                  [--reps N]
+//                  [--reps N] [--min LOG] [--only field,ntt,h,g1,g2] [--window-bits C1,C2,...]
+//
+// --window-bits also times the random-scalar MSMs with each of those window sizes forced.
 //
 // Inputs are made on the device (points: distinct multiples of the generator by a walk; scalars: a
 // counter-based hash, below r). Device times are CUDA events around the work with the data already on
@@ -243,6 +245,9 @@ void bench_h(unsigned lg, int reps) {
   CUDA_OK(cudaFree(src));
 }
 
+// Window sizes to time the random-scalar MSM with (--window-bits; empty: the library's choice only).
+std::vector<unsigned> g_window_bits;
+
 template <class Cfg>
 void bench_msm(const char* group, unsigned lo, unsigned hi, int reps, bool witness_too) {
   const std::size_t max_n = std::size_t{1} << hi;
@@ -262,6 +267,15 @@ void bench_msm(const char* group, unsigned lo, unsigned hi, int reps, bool witne
     std::snprintf(note, sizeof note, "c=%u w=%u | sort %.1f acc %.1f red %.1f digits %.1f ms", t.window_bits,
                   t.windows, t.sort_ms, t.accumulate_ms, t.reduce_ms, t.digits_ms);
     record(std::string(group) + " MSM random (device)", lg, ms, note);
+    for (unsigned c : g_window_bits) {
+      gpu::MsmOptions forced;
+      forced.window_bits = c;
+      auto msc = time_wall(r, [&] { msm.run_device(random, n, forced); });
+      const auto& tc = msm.last_timings();
+      std::snprintf(note, sizeof note, "c=%u w=%u | sort %.1f acc %.1f red %.1f digits %.1f ms", tc.window_bits,
+                    tc.windows, tc.sort_ms, tc.accumulate_ms, tc.reduce_ms, tc.digits_ms);
+      record(std::string(group) + " MSM random, c=" + std::to_string(c), lg, msc, note);
+    }
     if (witness) {
       auto msw = time_wall(r, [&] { msm.run_device(witness, n); });
       const auto& tw = msm.last_timings();
@@ -329,6 +343,14 @@ int main(int argc, char** argv) {
       reps = std::stoi(next());
     } else if (a == "--only") {
       only = next();
+    } else if (a == "--window-bits") {  // comma-separated, e.g. 19,21,22
+      std::string list = next();
+      for (std::size_t at = 0; at < list.size();) {
+        std::size_t comma = list.find(',', at);
+        if (comma == std::string::npos) comma = list.size();
+        g_window_bits.push_back(std::stoul(list.substr(at, comma - at)));
+        at = comma + 1;
+      }
     } else {
       std::fprintf(stderr, "unknown argument %s\n", a.c_str());
       return 2;

@@ -18,6 +18,8 @@ namespace {
 using algebra::Fr;
 
 constexpr unsigned kBlockLog = 10;  // elements per block = 2^10: 36 KiB of shared memory with the padding
+// Data and twiddles of the largest block (72 KiB: above the default 48 KiB, so the kernel opts in; three
+// blocks, the register limit, still fit an SM's 228 KiB).
 constexpr unsigned kPowLoBits = 12;  // power tables: x^i = hi[i >> 12] * lo[i & 4095]
 constexpr unsigned kPowLoSize = 1u << kPowLoBits;
 
@@ -73,14 +75,52 @@ __device__ __forceinline__ DevFr twiddle(const PassParams& p, const DevFr* tw, u
 __device__ __forceinline__ uint32_t slot(uint32_t l) { return l + (l >> 3); }
 constexpr uint32_t slots_for(uint32_t elements) { return elements + (elements >> 3); }
 
+// The twiddles of one pass, per block, in shared memory. The butterfly of local stage q at local index l
+// needs w^j with j = g mod 2^(lo_bit + q), g = global_index(l): that depends only on the low q + ms bits
+// of l (ms = mid_shift: the column bits, then the stage bits below q; the block's own bits are fixed), so
+// stage q has 2^(q + ms) distinct twiddles and the pass (2^k - 1) 2^ms <= E of them, stage q's at offset
+// (2^q - 1) 2^ms. The block loads them all at the start, alongside its data: a global load per distinct
+// twiddle, issued together, instead of one per butterfly in the middle of the arithmetic (Nsight Compute
+// on an H200: 35% of the pass's stalls were on those loads, 2026-11-29). Word-major and padded like the
+// data (slot()).
+__device__ __forceinline__ uint32_t block_twiddle_offset(unsigned q, unsigned mid_shift) {
+  return ((1u << q) - 1) << mid_shift;
+}
+constexpr uint32_t block_twiddle_count(unsigned k, unsigned mid_shift) { return ((1u << k) - 1) << mid_shift; }
+
+constexpr std::size_t kMaxPassSmemBytes =
+    (slots_for(1u << kBlockLog) + slots_for(1u << kBlockLog)) * sizeof(DevFr);
+
+__device__ __forceinline__ void fill_block_twiddles(uint32_t* tw_smem, uint32_t tw_stride, const PassParams& p,
+                                                    const DevFr* __restrict__ tw, uint32_t b,
+                                                    unsigned mid_shift) {
+  const uint32_t count = block_twiddle_count(p.k, mid_shift);
+  for (uint32_t idx = threadIdx.x; idx < count; idx += blockDim.x) {
+    const uint32_t hi = (idx >> mid_shift) + 1;  // in [2^q, 2^(q+1))
+    const unsigned q = 31 - __clz(hi);
+    const uint32_t e = ((hi - (1u << q)) << mid_shift) | (idx & ((1u << mid_shift) - 1));
+    const DevFr x = twiddle(p, tw, global_index(p, b, e), p.lo_bit + q);
+#pragma unroll
+    for (int w = 0; w < 8; ++w) tw_smem[w * tw_stride + slot(idx)] = x.v[w];
+  }
+}
+
+__device__ __forceinline__ DevFr load_block_twiddle(const uint32_t* tw_smem, uint32_t tw_stride, unsigned q,
+                                                    unsigned mid_shift, uint32_t l) {
+  const uint32_t at = slot(block_twiddle_offset(q, mid_shift) + (l & ((1u << (q + mid_shift)) - 1)));
+  DevFr x;
+#pragma unroll
+  for (int w = 0; w < 8; ++w) x.v[w] = tw_smem[w * tw_stride + at];
+  return x;
+}
+
 // G consecutive stages (local stage bits q_lo .. q_lo + G - 1) in registers: every virtual thread takes
 // the 2^G elements that differ only in those bits, does the G radix-2 stages on them (Gentleman-Sande
 // from the top bit down, or Cooley-Tukey from the bottom up), and writes them back. Same butterflies and
 // twiddles as one stage at a time; a third of the shared-memory traffic and barriers for G = 3.
 template <int G, bool Dif>
-__device__ __forceinline__ void radix_group(uint32_t* smem, uint32_t stride, const PassParams& p,
-                                            const DevFr* __restrict__ tw, uint32_t b, uint32_t E, unsigned q_lo,
-                                            unsigned mid_shift) {
+__device__ __forceinline__ void radix_group(uint32_t* smem, uint32_t stride, const uint32_t* tw_smem,
+                                            uint32_t tw_stride, uint32_t E, unsigned q_lo, unsigned mid_shift) {
   constexpr int M = 1 << G;
   const unsigned s0 = q_lo + mid_shift;  // bit of the local index for stage q_lo
   for (uint32_t v = threadIdx.x; v < (E >> G); v += blockDim.x) {
@@ -99,7 +139,7 @@ __device__ __forceinline__ void radix_group(uint32_t* smem, uint32_t stride, con
       for (int m = 0; m < M; ++m) {
         if (m & (1 << j)) continue;
         const uint32_t l0 = base | (uint32_t(m) << s0);
-        const DevFr wv = twiddle(p, tw, global_index(p, b, l0), p.lo_bit + q_lo + unsigned(j));
+        const DevFr wv = load_block_twiddle(tw_smem, tw_stride, q_lo + unsigned(j), mid_shift, l0);
         DevFr& u = x[m];
         DevFr& t = x[m | (1 << j)];
         if (Dif) {
@@ -128,11 +168,14 @@ __global__ void __launch_bounds__(128, 3)
     ntt_pass_kernel(DevFr* __restrict__ data, PassParams p, const DevFr* __restrict__ tw,
                     const DevFr* __restrict__ g_lo, const DevFr* __restrict__ g_hi,
                     const DevFr* __restrict__ gi_lo, const DevFr* __restrict__ gi_hi) {
-  extern __shared__ uint32_t smem[];  // 8 words x slots_for(E), word-major
+  extern __shared__ uint32_t smem[];  // data: 8 words x slots_for(E), then twiddles, both word-major
   const uint32_t E = 1u << (p.k + p.t);
   const uint32_t stride = slots_for(E);
   const uint32_t b = blockIdx.x;
   const uint32_t mid_shift = p.lo_bit == 0 ? 0 : p.t;
+  uint32_t* tw_smem = smem + 8 * stride;
+  const uint32_t tw_stride = slots_for(block_twiddle_count(p.k, mid_shift));
+  fill_block_twiddles(tw_smem, tw_stride, p, tw, b, mid_shift);
 
   for (uint32_t l = threadIdx.x; l < E; l += blockDim.x) {
     uint32_t g = global_index(p, b, l);
@@ -148,18 +191,18 @@ __global__ void __launch_bounds__(128, 3)
   // rest first).
   const unsigned full = p.k / 3, rest = p.k % 3;
   auto rest_group = [&] {
-    if (rest == 2) p.dif ? radix_group<2, true>(smem, stride, p, tw, b, E, 0, mid_shift)
-                         : radix_group<2, false>(smem, stride, p, tw, b, E, 0, mid_shift);
-    if (rest == 1) p.dif ? radix_group<1, true>(smem, stride, p, tw, b, E, 0, mid_shift)
-                         : radix_group<1, false>(smem, stride, p, tw, b, E, 0, mid_shift);
+    if (rest == 2) p.dif ? radix_group<2, true>(smem, stride, tw_smem, tw_stride, E, 0, mid_shift)
+                         : radix_group<2, false>(smem, stride, tw_smem, tw_stride, E, 0, mid_shift);
+    if (rest == 1) p.dif ? radix_group<1, true>(smem, stride, tw_smem, tw_stride, E, 0, mid_shift)
+                         : radix_group<1, false>(smem, stride, tw_smem, tw_stride, E, 0, mid_shift);
     __syncthreads();
   };
   if (!p.dif && rest) rest_group();
   for (unsigned i = 0; i < full; ++i) {
     if (p.dif) {
-      radix_group<3, true>(smem, stride, p, tw, b, E, p.k - 3 * (i + 1), mid_shift);
+      radix_group<3, true>(smem, stride, tw_smem, tw_stride, E, p.k - 3 * (i + 1), mid_shift);
     } else {
-      radix_group<3, false>(smem, stride, p, tw, b, E, rest + 3 * i, mid_shift);
+      radix_group<3, false>(smem, stride, tw_smem, tw_stride, E, rest + 3 * i, mid_shift);
     }
     __syncthreads();
   }
@@ -302,6 +345,8 @@ NttContext::NttContext(unsigned max_log_size, cudaStream_t stream) : max_log_(st
   if (max_log_ > kMaxLogSize) throw GpuError("NttContext: domain larger than 2^28");
   const std::size_t n = std::size_t{1} << max_log_;
   const std::size_t half = n / 2;
+  CUDA_OK(cudaFuncSetAttribute(ntt_pass_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                               int(kMaxPassSmemBytes)));
   std::vector<Fr> lo, hi;
   // Twiddles w^e, e < N/2.
   power_tables(root_of_unity(max_log_), (half + kPowLoSize - 1) / kPowLoSize, lo, hi);
@@ -402,7 +447,9 @@ void NttContext::transform_scaled(Fr* d_values, unsigned lg, NttDirection direct
     const uint32_t elements = 1u << (p.k + p.t);
     const uint32_t blocks = n / elements;
     const uint32_t threads = std::max(32u, std::min(128u, elements / 8));  // one radix-8 group each
-    const std::size_t smem = std::size_t{slots_for(elements)} * sizeof(DevFr);
+    const unsigned mid_shift = p.lo_bit == 0 ? 0 : p.t;
+    const std::size_t smem =
+        std::size_t{slots_for(elements) + slots_for(block_twiddle_count(p.k, mid_shift))} * sizeof(DevFr);
     ntt_pass_kernel<<<blocks, threads, smem, stream>>>(data, p, tw, glo, ghi, gilo, gihi);
     CUDA_LAUNCH_OK();
   }

@@ -4,7 +4,7 @@
 # (default ./gpu-check-out); a table is printed last.
 #
 #   scripts/gpu-check.sh [full|quick|tests|bench] [extra cuzk_bench_gpu arguments...]
-#     full   tests + the whole sweep (G1 MSM 2^20..2^27 random and witness-like, G2 MSM 2^20..2^25,
+#     full   tests (ctest label gpu, and a 2KiB sector proven on the CPU and with --gpu) + the whole sweep (G1 MSM 2^20..2^27 random and witness-like, G2 MSM 2^20..2^25,
 #            NTT 2^20..2^27, H 2^27)
 #     quick  tests + a small sweep (2^20..2^21)
 #     tests  tests only;  bench  the sweep only;  build  configure and build only
@@ -89,6 +89,21 @@ if [ "$mode" != bench ]; then
   else
     (cd "$build" && ctest -L gpu --output-on-failure 2>&1) | tee "$out/tests.log" || status=1
   fi
+  # A whole 2KiB sector (2^22 domain) through the CLI on the CPU and with --gpu: both proofs must verify;
+  # `cuzk compare` prints the phase changes (its exit 10 only means the GPU run was slower somewhere).
+  echo "== 2KiB sector: prove (CPU) vs prove --gpu"
+  work="$build/gpu-check-2kib"
+  mkdir -p "$work"
+  {
+    "$build/cuzk" params info "$work/params/$("$build/cuzk" params names --sector-size 2KiB | awk '/\.vk$/ {print $2}')" \
+      >/dev/null 2>&1 || "$build/cuzk" params setup --sector-size 2KiB --params-dir "$work/params" --force >/dev/null
+    "$build/cuzk" gen-c1 --sector-size 2KiB --seed 11 --sector-id 5 -o "$work/c1.json" >/dev/null
+    "$build/cuzk" prove "$work/c1.json" -o "$work/cpu" --params-dir "$work/params" --report "$out/prove-cpu.json" >/dev/null
+    "$build/cuzk" prove "$work/c1.json" -o "$work/gpu" --params-dir "$work/params" --report "$out/prove-gpu.json" --gpu \
+      >/dev/null
+    "$build/cuzk" verify "$work/gpu/c1.proof" --c1 "$work/c1.json" --params-dir "$work/params"
+    "$build/cuzk" compare "$out/prove-cpu.json" "$out/prove-gpu.json" || [ $? = 10 ]
+  } 2>&1 | grep -v " info " | tee "$out/prove-2kib.log" || status=1
 fi
 
 if [ "$mode" != tests ]; then
