@@ -58,8 +58,9 @@ class DeviceBuffer {
     if (offset + host.size() > count_) throw GpuError("DeviceBuffer::download: out of range");
     CUDA_OK(cudaMemcpyAsync(host.data(), ptr_ + offset, host.size_bytes(), cudaMemcpyDeviceToHost, stream));
   }
-  void zero(cudaStream_t stream = nullptr) {
-    if (count_) CUDA_OK(cudaMemsetAsync(ptr_, 0, bytes(), stream));
+  // Zeroes elements [offset, size()).
+  void zero(cudaStream_t stream = nullptr, std::size_t offset = 0) {
+    if (offset < count_) CUDA_OK(cudaMemsetAsync(ptr_ + offset, 0, (count_ - offset) * sizeof(T), stream));
   }
 
  private:
@@ -151,6 +152,8 @@ class Event {
   cudaEvent_t get() const { return event_; }
   void record(cudaStream_t stream) { CUDA_OK(cudaEventRecord(event_, stream)); }
   void synchronize() const { CUDA_OK(cudaEventSynchronize(event_)); }
+  // Work queued on `stream` after this call waits until the event's work is done (no host wait).
+  void hold(cudaStream_t stream) const { CUDA_OK(cudaStreamWaitEvent(stream, event_, 0)); }
   // Milliseconds from `start` to this event (both recorded and complete).
   float elapsed_ms_since(const Event& start) const {
     float ms = 0;

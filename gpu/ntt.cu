@@ -457,17 +457,24 @@ void NttContext::transform_scaled(Fr* d_values, unsigned lg, NttDirection direct
 }
 
 void NttContext::compute_h(Fr* d_a, Fr* d_b, Fr* d_c, unsigned lg, cudaStream_t stream) const {
+  for (Fr* x : {d_a, d_b, d_c}) h_to_coset(x, lg, stream);
+  h_finish(d_a, d_b, d_c, lg, stream);
+}
+
+// The inverse transforms skip their 1/n (one multiplication per element each): a, b, c come out n times
+// too large, so a*b - n*c is n^2 (a*b - c). The final inverse transform's single scale then takes 1/n,
+// Z^-1 and n^-2 at once. Z(X) = X^n - 1 is the constant g^n - 1 on the coset.
+void NttContext::h_to_coset(Fr* d_x, unsigned lg, cudaStream_t stream) const {
+  if (lg > max_log_) throw GpuError("NttContext::compute_h: domain larger than the context's");
+  // Evaluations -> coefficients (bit-reversed), then -> evaluations on the coset g*H (natural).
+  transform_scaled(d_x, lg, NttDirection::kInverse, NttOrder::kNatural, NttOrder::kBitReversed, false,
+                   std::nullopt, stream);
+  transform(d_x, lg, NttDirection::kForward, NttOrder::kBitReversed, NttOrder::kNatural, true, stream);
+}
+
+void NttContext::h_finish(Fr* d_a, const Fr* d_b, const Fr* d_c, unsigned lg, cudaStream_t stream) const {
   if (lg > max_log_) throw GpuError("NttContext::compute_h: domain larger than the context's");
   const uint32_t n = 1u << lg;
-  // The three inverse transforms skip their 1/n (one multiplication per element each): a, b, c come out
-  // n times too large, so a*b - n*c is n^2 (a*b - c). The final inverse transform's single scale then
-  // takes 1/n, Z^-1 and n^-2 at once. Z(X) = X^n - 1 is the constant g^n - 1 on the coset.
-  for (Fr* x : {d_a, d_b, d_c}) {
-    // Evaluations -> coefficients (bit-reversed), then -> evaluations on the coset g*H (natural).
-    transform_scaled(x, lg, NttDirection::kInverse, NttOrder::kNatural, NttOrder::kBitReversed, false,
-                     std::nullopt, stream);
-    transform(x, lg, NttDirection::kForward, NttOrder::kBitReversed, NttOrder::kNatural, true, stream);
-  }
   const Fr n_fr = Fr::from_u64(n);
   const Fr z = Fr::generator().pow(static_cast<std::uint64_t>(n)) - Fr::one();
   h_pointwise_kernel<<<(n + 255) / 256, 256, 0, stream>>>(
@@ -488,11 +495,18 @@ std::vector<Fr> HStep::run(const std::vector<Fr>& a, const std::vector<Fr>& b, c
   const std::size_t m = a_.size();
   if (a.size() > m || (m > 1 && a.size() <= m / 2))
     throw GpuError("gpu::HStep: " + std::to_string(a.size()) + " values for a domain of " + std::to_string(m));
-  for (auto* d : {&a_, &b_, &c_}) d->zero(stream_);  // the zero padding, and no values of an earlier call
-  a_.upload(a, stream_);
-  b_.upload(b, stream_);
-  c_.upload(c, stream_);
-  ctx_.compute_h(a_.data(), b_.data(), c_.data(), log_size_, stream_);
+  // Each vector goes up on the copy stream and is transformed on stream_ once it is there; the host
+  // copies of b and c (pageable memory: the host takes part in them) overlap the transforms of a and b.
+  const std::vector<Fr>* host[3] = {&a, &b, &c};
+  DeviceBuffer<Fr>* device[3] = {&a_, &b_, &c_};
+  for (int i = 0; i < 3; ++i) {
+    device[i]->zero(copy_stream_, host[i]->size());  // the zero padding (no values of an earlier call)
+    device[i]->upload(*host[i], copy_stream_);
+    uploaded_[i].record(copy_stream_);
+    uploaded_[i].hold(stream_);
+    ctx_.h_to_coset(device[i]->data(), log_size_, stream_);
+  }
+  ctx_.h_finish(a_.data(), b_.data(), c_.data(), log_size_, stream_);
   std::vector<Fr> h(m - 1);
   if (m > 1) a_.download(h, stream_);
   stream_.synchronize();

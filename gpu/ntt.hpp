@@ -40,6 +40,12 @@ class NttContext {
   // 2^log_size - 1 are h; the last is zero for a satisfied witness). d_b and d_c are clobbered.
   void compute_h(algebra::Fr* d_a, algebra::Fr* d_b, algebra::Fr* d_c, unsigned log_size,
                  cudaStream_t stream) const;
+  // compute_h in its two steps, so that a caller can upload b and c while a is transformed:
+  // h_to_coset on each of a, b, c (evaluations on the domain -> evaluations on the coset, times n), then
+  // h_finish (the pointwise step and the final inverse coset transform, into d_a).
+  void h_to_coset(algebra::Fr* d_x, unsigned log_size, cudaStream_t stream) const;
+  void h_finish(algebra::Fr* d_a, const algebra::Fr* d_b, const algebra::Fr* d_c, unsigned log_size,
+                cudaStream_t stream) const;
 
  private:
   // As transform, with `scale` (none: no multiplication) in place of an inverse transform's 1/n.
@@ -66,7 +72,8 @@ class HStep {
 
  private:
   unsigned log_size_;
-  Stream stream_;
+  Stream stream_, copy_stream_;  // transforms; uploads (overlapping the transforms of earlier vectors)
+  Event uploaded_[3];
   NttContext ctx_;
   DeviceBuffer<algebra::Fr> a_, b_, c_;
 };
