@@ -3,6 +3,7 @@
 #pragma once
 #include <algorithm>
 #include <cstring>
+#include <optional>
 #include <cub/device/device_radix_sort.cuh>
 #include <cub/device/device_scan.cuh>
 #include <vector>
@@ -10,6 +11,7 @@
 #include "gpu/cuda_check.hpp"
 #include "gpu/curve.cuh"
 #include "gpu/device_buffer.hpp"
+#include "gpu/host_staging.hpp"
 #include "gpu/msm.hpp"
 
 namespace cuzk::gpu {
@@ -460,6 +462,7 @@ struct Msm<Cfg>::Impl {
 
   // Scratch, grown on demand and kept across calls.
   DeviceBuffer<Fr> scalars;
+  std::optional<HostStaging> staging;  // made by the first run() on host scalars
   DeviceBuffer<uint32_t> ones_bitmap, ones_per_word, ones_offset, ones_index, tail_flag, tail_pos, tail_index;
   DeviceBuffer<uint32_t> keys_in, values_in, keys_out, values_out, start, end, heavy_list, heavy_count;
   DeviceBuffer<Xyzz<F>> bucket_sums, partial_first, partial_last, seg_t, seg_r, window_sums, ones_partial,
@@ -731,7 +734,8 @@ template <class Cfg>
 typename Msm<Cfg>::Point Msm<Cfg>::run(std::span<const Fr> scalars, const MsmOptions& options) {
   if (scalars.size() > impl_->count) throw GpuError("Msm::run: more scalars than bases");
   impl_->scalars.ensure(std::max<std::size_t>(scalars.size(), 1));
-  impl_->scalars.upload(scalars, impl_->stream.get());
+  if (!impl_->staging) impl_->staging.emplace();
+  impl_->staging->upload(impl_->scalars.data(), scalars.data(), scalars.size_bytes(), impl_->stream.get());
   return impl_->run(impl_->scalars.data(), scalars.size(), options);
 }
 

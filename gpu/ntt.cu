@@ -495,21 +495,21 @@ std::vector<Fr> HStep::run(const std::vector<Fr>& a, const std::vector<Fr>& b, c
   const std::size_t m = a_.size();
   if (a.size() > m || (m > 1 && a.size() <= m / 2))
     throw GpuError("gpu::HStep: " + std::to_string(a.size()) + " values for a domain of " + std::to_string(m));
-  // Each vector goes up on the copy stream and is transformed on stream_ once it is there; the host
-  // copies of b and c (pageable memory: the host takes part in them) overlap the transforms of a and b.
+  // Each vector goes up on the copy stream (through pinned chunks: the host copies into them) and is
+  // transformed on stream_ once it is there, so the copies of b and c overlap the transforms of a and b.
   const std::vector<Fr>* host[3] = {&a, &b, &c};
   DeviceBuffer<Fr>* device[3] = {&a_, &b_, &c_};
   for (int i = 0; i < 3; ++i) {
     device[i]->zero(copy_stream_, host[i]->size());  // the zero padding (no values of an earlier call)
-    device[i]->upload(*host[i], copy_stream_);
+    staging_.upload(device[i]->data(), host[i]->data(), host[i]->size() * sizeof(Fr), copy_stream_);
     uploaded_[i].record(copy_stream_);
     uploaded_[i].hold(stream_);
     ctx_.h_to_coset(device[i]->data(), log_size_, stream_);
   }
   ctx_.h_finish(a_.data(), b_.data(), c_.data(), log_size_, stream_);
-  std::vector<Fr> h(m - 1);
-  if (m > 1) a_.download(h, stream_);
-  stream_.synchronize();
+  std::vector<Fr> h(m - 1);  // allocated and zeroed while the device works
+  staging_.download(h.data(), a_.data(), h.size() * sizeof(Fr), stream_);
+  stream_.synchronize();  // also when h is empty (a domain of 1), so that no work outlives the call
   return h;
 }
 

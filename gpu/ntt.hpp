@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "gpu/device_buffer.hpp"
+#include "gpu/host_staging.hpp"
 #include "prover/algebra/bls12_381.hpp"
 
 namespace cuzk::gpu {
@@ -74,6 +75,7 @@ class HStep {
   unsigned log_size_;
   Stream stream_, copy_stream_;  // transforms; uploads (overlapping the transforms of earlier vectors)
   Event uploaded_[3];
+  HostStaging staging_;  // the prover's vectors are pageable
   NttContext ctx_;
   DeviceBuffer<algebra::Fr> a_, b_, c_;
 };

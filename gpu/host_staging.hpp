@@ -1,0 +1,46 @@
+// Copies between pageable host memory (the prover's std::vectors) and the device through a few reused
+// pinned chunks, so that the DMA runs at pinned speed and overlaps the host's copying of the next chunk.
+//
+// Why: cudaMemcpyAsync from pageable memory stages through a driver buffer one piece at a time and
+// serialises; on an H200 the GPU prover's H step spent 4.8 s at 2^27 moving a, b, c up and h down that
+// way, against 0.7 s for the same copies from pinned buffers (bench/RESULTS.md, third round). Pinning
+// the prover's vectors instead (cudaHostRegister) costs about as much per call as it saves.
+#pragma once
+
+#include <cuda_runtime_api.h>
+
+#include <array>
+#include <cstddef>
+
+#include "gpu/device_buffer.hpp"
+
+namespace cuzk::gpu {
+
+class HostStaging {
+ public:
+  // 32 MiB chunks: large enough that the per-copy overhead vanishes, small enough that the first DMA
+  // starts early. Two of them alternate.
+  static constexpr std::size_t kDefaultChunkBytes = std::size_t{32} << 20;
+
+  explicit HostStaging(std::size_t chunk_bytes = kDefaultChunkBytes);
+
+  // host -> device, queued on `stream` after the work already there. Returns once the host memory may be
+  // reused (it has been copied into the pinned chunks); the device copies complete in stream order.
+  void upload(void* device_dst, const void* host_src, std::size_t bytes, cudaStream_t stream);
+  // device -> host after the work queued on `stream`. Returns when host_dst holds the data.
+  void download(void* host_dst, const void* device_src, std::size_t bytes, cudaStream_t stream);
+
+ private:
+  struct Slot {
+    PinnedBuffer<std::byte> buffer;
+    Event copied;       // the DMA that last used the buffer
+    bool busy = false;  // `copied` was recorded and not yet waited for
+  };
+  // Waits until the slot's last DMA is done.
+  static void wait(Slot& slot);
+
+  std::size_t chunk_bytes_;
+  std::array<Slot, 2> slots_;
+};
+
+}  // namespace cuzk::gpu
