@@ -29,6 +29,14 @@ class ResidentBases {
                      std::to_string(msm_ ? msm_->size() : 0) + " resident bases");
     return msm_->run(scalars);
   }
+  // Scalars already on the device (complete: the caller synchronised their producer).
+  algebra::Jacobian<Cfg> run_device(const Fr* d_scalars, std::size_t count) {
+    if (count == 0) return algebra::Jacobian<Cfg>::identity();
+    if (!msm_ || count > msm_->size())
+      throw GpuError("GPU prover: " + std::to_string(count) + " scalars for " +
+                     std::to_string(msm_ ? msm_->size() : 0) + " resident bases");
+    return msm_->run_device(d_scalars, count);
+  }
 
  private:
   std::optional<Msm<Cfg>> msm_;
@@ -39,19 +47,22 @@ class GpuEngine final : public groth16::ProverEngine {
   explicit GpuEngine(const groth16::Parameters& p)
       : h_(require_gpu(p.h)), l_(p.l), a_(p.a), b_g1_(p.b_g1), b_g2_(p.b_g2) {}
 
-  std::vector<Fr> compute_h(std::vector<Fr> a, std::vector<Fr> b, std::vector<Fr> c) override {
+  std::size_t compute_h(std::vector<Fr> a, std::vector<Fr> b, std::vector<Fr> c) override {
     // The domain is the parameters' (h has 2^lg - 1 points): its tables and buffers are made once.
     if (!h_step_) {
       unsigned lg = 0;
       while ((std::size_t{1} << lg) < a.size()) ++lg;
       h_step_.emplace(lg);
     }
-    return h_step_->run(a, b, c);
+    h_count_ = h_step_->run_on_device(a, b, c);  // h stays on the device for msm_h
+    return h_count_;
+  }
+  algebra::G1 msm_h() override {
+    if (!h_step_) throw GpuError("GPU prover: msm_h before compute_h");
+    return h_.run_device(h_step_->device_h(), h_count_);
   }
   algebra::G1 msm_g1(G1Bases which, std::span<const Fr> scalars) override {
     switch (which) {
-      case G1Bases::kH:
-        return h_.run(scalars);
       case G1Bases::kL:
         return l_.run(scalars);
       case G1Bases::kA:
@@ -75,6 +86,7 @@ class GpuEngine final : public groth16::ProverEngine {
   ResidentBases<algebra::G1Config> h_, l_, a_, b_g1_;
   ResidentBases<algebra::G2Config> b_g2_;
   std::optional<HStep> h_step_;
+  std::size_t h_count_ = 0;
 };
 
 }  // namespace

@@ -490,6 +490,20 @@ HStep::HStep(unsigned log_size)
     : log_size_(log_size), ctx_(log_size, stream_), a_(std::size_t{1} << log_size), b_(a_.size()), c_(a_.size()) {}
 
 std::vector<Fr> HStep::run(const std::vector<Fr>& a, const std::vector<Fr>& b, const std::vector<Fr>& c) {
+  enqueue(a, b, c);
+  std::vector<Fr> h(a_.size() - 1);  // allocated and zeroed while the device works
+  staging_.download(h.data(), a_.data(), h.size() * sizeof(Fr), stream_);
+  stream_.synchronize();  // also when h is empty (a domain of 1), so that no work outlives the call
+  return h;
+}
+
+std::size_t HStep::run_on_device(const std::vector<Fr>& a, const std::vector<Fr>& b, const std::vector<Fr>& c) {
+  enqueue(a, b, c);
+  stream_.synchronize();
+  return a_.size() - 1;
+}
+
+void HStep::enqueue(const std::vector<Fr>& a, const std::vector<Fr>& b, const std::vector<Fr>& c) {
   if (a.empty() || a.size() != b.size() || a.size() != c.size())
     throw GpuError("gpu::compute_h: a, b, c must be non-empty and of equal length");
   const std::size_t m = a_.size();
@@ -507,10 +521,6 @@ std::vector<Fr> HStep::run(const std::vector<Fr>& a, const std::vector<Fr>& b, c
     ctx_.h_to_coset(device[i]->data(), log_size_, stream_);
   }
   ctx_.h_finish(a_.data(), b_.data(), c_.data(), log_size_, stream_);
-  std::vector<Fr> h(m - 1);  // allocated and zeroed while the device works
-  staging_.download(h.data(), a_.data(), h.size() * sizeof(Fr), stream_);
-  stream_.synchronize();  // also when h is empty (a domain of 1), so that no work outlives the call
-  return h;
 }
 
 std::vector<Fr> compute_h(const std::vector<Fr>& a, const std::vector<Fr>& b, const std::vector<Fr>& c) {

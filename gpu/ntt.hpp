@@ -70,8 +70,17 @@ class HStep {
   unsigned log_size() const { return log_size_; }
   std::vector<algebra::Fr> run(const std::vector<algebra::Fr>& a, const std::vector<algebra::Fr>& b,
                                const std::vector<algebra::Fr>& c);
+  // The same, leaving h on the device (device_h(), valid until the next call; complete on return).
+  // Returns the number of coefficients, 2^log_size - 1.
+  std::size_t run_on_device(const std::vector<algebra::Fr>& a, const std::vector<algebra::Fr>& b,
+                            const std::vector<algebra::Fr>& c);
+  const algebra::Fr* device_h() const { return a_.data(); }
 
  private:
+  // Checks the lengths, uploads and queues the whole H step on stream_ (h ends in a_).
+  void enqueue(const std::vector<algebra::Fr>& a, const std::vector<algebra::Fr>& b,
+               const std::vector<algebra::Fr>& c);
+
   unsigned log_size_;
   Stream stream_, copy_stream_;  // transforms; uploads (overlapping the transforms of earlier vectors)
   Event uploaded_[3];

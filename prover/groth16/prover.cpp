@@ -70,14 +70,17 @@ void append_dense(const std::vector<Fr>& values, const r1cs::DensityBits& densit
 class CpuEngine final : public ProverEngine {
  public:
   CpuEngine(const Parameters& params, unsigned threads) : p_(params), threads_(threads) {}
-  std::vector<Fr> compute_h(std::vector<Fr> a, std::vector<Fr> b, std::vector<Fr> c) override {
-    return groth16::compute_h(std::move(a), std::move(b), std::move(c));
+  std::size_t compute_h(std::vector<Fr> a, std::vector<Fr> b, std::vector<Fr> c) override {
+    h_ = groth16::compute_h(std::move(a), std::move(b), std::move(c));
+    return h_.size();
+  }
+  G1 msm_h() override {
+    const G1 sum = groth16::msm_g1(p_.h, h_, threads_);
+    h_ = {};  // up to 4 GiB at 32GiB sectors: not kept until the next proof
+    return sum;
   }
   G1 msm_g1(G1Bases which, std::span<const Fr> scalars) override {
-    const std::vector<G1Affine>* bases = which == G1Bases::kH   ? &p_.h
-                                         : which == G1Bases::kL ? &p_.l
-                                         : which == G1Bases::kA ? &p_.a
-                                                                : &p_.b_g1;
+    const std::vector<G1Affine>* bases = which == G1Bases::kL ? &p_.l : which == G1Bases::kA ? &p_.a : &p_.b_g1;
     return groth16::msm_g1(*bases, scalars, threads_);
   }
   G2 msm_b_g2(std::span<const Fr> scalars) override { return groth16::msm_g2(p_.b_g2, scalars, threads_); }
@@ -85,6 +88,7 @@ class CpuEngine final : public ProverEngine {
  private:
   const Parameters& p_;
   unsigned threads_;
+  std::vector<Fr> h_;  // the last compute_h's coefficients
 };
 
 Proof prove_impl(ProverEngine& engine, const Parameters& p, const ProverInput& in, std::vector<Fr> a,
@@ -96,9 +100,8 @@ Proof prove_impl(ProverEngine& engine, const Parameters& p, const ProverInput& i
   a.insert(a.end(), in.inputs.begin(), in.inputs.end());
   b.resize(a.size(), Fr::zero());
   c.resize(a.size(), Fr::zero());
-  const std::vector<Fr> h = engine.compute_h(std::move(a), std::move(b), std::move(c));
-  if (h.size() != p.h.size())
-    mismatch("compute_h gave " + count_text(h.size(), p.h.size()) + " coefficients");
+  const std::size_t h_count = engine.compute_h(std::move(a), std::move(b), std::move(c));
+  if (h_count != p.h.size()) mismatch("compute_h gave " + count_text(h_count, p.h.size()) + " coefficients");
   t.h = h_timer.elapsed();
 
   std::vector<Fr> a_scalars(in.inputs);  // every input has A density
@@ -109,7 +112,7 @@ Proof prove_impl(ProverEngine& engine, const Parameters& p, const ProverInput& i
 
   using Bases = ProverEngine::G1Bases;
   PhaseTimer g1_timer;
-  const G1 h_acc = engine.msm_g1(Bases::kH, h);
+  const G1 h_acc = engine.msm_h();
   const G1 l_acc = engine.msm_g1(Bases::kL, in.aux);
   const G1 a_acc = engine.msm_g1(Bases::kA, a_scalars);
   const G1 b1_acc = engine.msm_g1(Bases::kBG1, b_scalars);

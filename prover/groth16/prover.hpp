@@ -49,10 +49,14 @@ struct ProveTimings {
 // results with r, s and the verifying key: both give the same proof for the same r, s.
 class ProverEngine {
  public:
-  enum class G1Bases { kH, kL, kA, kBG1 };
+  enum class G1Bases { kL, kA, kBG1 };
   virtual ~ProverEngine() = default;
-  // Exactly groth16::compute_h's contract (domain.hpp).
-  virtual std::vector<Fr> compute_h(std::vector<Fr> a, std::vector<Fr> b, std::vector<Fr> c) = 0;
+  // The coefficients of h from a, b, c, with groth16::compute_h's contract (domain.hpp). The engine keeps
+  // them for msm_h() (the GPU engine on the device: they never travel to the host and back) and returns
+  // how many there are.
+  virtual std::size_t compute_h(std::vector<Fr> a, std::vector<Fr> b, std::vector<Fr> c) = 0;
+  // sum h_j * params.h_j over the coefficients of the last compute_h (once: the engine may release them).
+  virtual algebra::G1 msm_h() = 0;
   // sum scalars[i] * bases[i] over the first scalars.size() bases of the chosen vector.
   virtual algebra::G1 msm_g1(G1Bases bases, std::span<const Fr> scalars) = 0;
   virtual algebra::G2 msm_b_g2(std::span<const Fr> scalars) = 0;
