@@ -1,0 +1,61 @@
+#!/usr/bin/env bash
+# Builds the GPU test and benchmark binaries here (no GPU needed) for one architecture and packs them,
+# with the shared libraries a GPU machine's image may lack in these versions, into a folder that can be
+# carried to that machine and run there without building: a device session then spends its minutes on
+# tests and measurements, not on a three-minute build.
+#
+#   scripts/gpu-pack.sh [DIR]          # default DIR: gpu-pack; also writes DIR.tar.gz (both git-ignored)
+#   # on the GPU machine, from the repository root (the tarball keeps the carried tree small: ~30 MB
+#   # against ~63 MB unpacked, near the device tool's 64 MiB limit):
+#   tar xzf gpu-pack.tar.gz && gpu-pack/run.sh [cuzk_bench_gpu arguments]
+#
+# Environment: CUZK_GPU_ARCH (default 90), CUZK_GPU_BUILD_DIR (default build-gpu-pack).
+set -euo pipefail
+root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+dir="${1:-$root/gpu-pack}"
+build="${CUZK_GPU_BUILD_DIR:-$root/build-gpu-pack}"
+arch="${CUZK_GPU_ARCH:-90}"
+
+tests=()
+for t in "$root"/tests/gpu/test_*.cu; do tests+=("gpu_$(basename "$t" .cu)"); done
+cmake -S "$root" -B "$build" -DCMAKE_BUILD_TYPE=Release -DCUZK_CUDA=ON -DCUZK_BUILD_BENCH=OFF \
+  -DCMAKE_CUDA_ARCHITECTURES="$arch" >/dev/null
+cmake --build "$build" -j "$(nproc)" --target cuzk_bench_gpu "${tests[@]}"
+
+rm -rf "$dir"
+mkdir -p "$dir/lib"
+cp "$build/cuzk_bench_gpu" "$dir/"
+for t in "${tests[@]}"; do cp "$build/tests/$t" "$dir/"; done
+strip --strip-debug "$dir"/cuzk_bench_gpu "$dir"/gpu_test_* 2>/dev/null || true
+# Every non-system library the binaries load (resolved here), so that other versions there do not matter.
+for lib in $(ldd "$dir"/cuzk_bench_gpu "$dir"/gpu_test_* | awk '/=> \// {print $3}' | sort -u); do
+  case "$(basename "$lib")" in
+    libc.so* | libm.so* | libdl.so* | librt.so* | libpthread.so* | libgcc_s.so* | libstdc++.so* | ld-linux*) ;;
+    *) cp -L "$lib" "$dir/lib/" ;;
+  esac
+done
+cat >"$dir/run.sh" <<'RUN'
+#!/usr/bin/env bash
+# Runs the packed GPU tests, then the benchmark with the given arguments (if any).
+set -uo pipefail
+here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+export LD_LIBRARY_PATH="$here/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+status=0
+for t in "$here"/gpu_test_*; do
+  echo "== $(basename "$t")"
+  log="$("$t" --gtest_brief=1 2>&1)" || status=1
+  echo "$log"
+  # This runs on the GPU machine: a test skipped for want of a GPU is a failure here.
+  if grep -q "SKIPPED \]" <<<"$log"; then echo "(skipped tests: no usable GPU?)"; status=1; fi
+done
+if [ $# -gt 0 ]; then
+  echo "== cuzk_bench_gpu $*"
+  "$here/cuzk_bench_gpu" "$@" || status=1
+fi
+echo "== gpu-pack run: $([ $status = 0 ] && echo PASS || echo FAIL)"
+exit $status
+RUN
+chmod +x "$dir/run.sh"
+tar -C "$(dirname "$dir")" -czf "$dir.tar.gz" "$(basename "$dir")"
+du -sh "$dir" "$dir.tar.gz"
+echo "packed: carry $(basename "$dir").tar.gz; there: tar xzf $(basename "$dir").tar.gz && $(basename "$dir")/run.sh [bench args]"
