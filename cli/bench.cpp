@@ -132,6 +132,7 @@ void run_bench(const BenchFlags& f) {
   j["inputs"] = f.job.c1_files;
   j["options"] = {{"pce", options.use_pce},
                   {"engine", options.engine_name},
+                  {"overlap", options.overlap},
                   {"threads", options.threads},
                   {"params_dir", options.params_dir}};
   j["warmup_runs"] = f.warmup;

@@ -43,6 +43,7 @@ struct JobFlags {
   std::string params_dir;  // empty: the parameter cache ($FIL_PROOFS_PARAMETER_CACHE or its default)
   bool no_pce = false;
   bool gpu = false;
+  std::string overlap = "auto";  // auto (on with --gpu) | on | off
   unsigned threads = 0;
   std::uint64_t miner_id = 1000;
 };

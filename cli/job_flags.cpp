@@ -45,6 +45,11 @@ CLI::Option* add_job_flags(CLI::App* cmd, JobFlags& f) {
   cmd->add_flag(
       "--gpu", f.gpu,
       "H and the multi-scalar multiplications on the GPU (exit 8 when there is none; never the CPU)");
+  cmd->add_option("--overlap", f.overlap,
+                  "synthesize the next partition while one is proven: auto (with --gpu), on, off; costs the "
+                  "memory of a second partition")
+      ->check(CLI::IsMember({"auto", "on", "off"}))
+      ->capture_default_str();
   cmd->add_option("--threads", f.threads, "CPU threads (0: all)")->capture_default_str();
   cmd->add_option("--miner-id", f.miner_id, "miner actor id, to cross-check replica_id")
       ->capture_default_str();
@@ -57,6 +62,9 @@ void apply_job_flags(const JobFlags& f, pipeline::ProveOptions& options) {
   options.threads = f.threads;
   options.miner_id = f.miner_id;
   select_engine(options, f.gpu);
+  // On the CPU, synthesis and proving both use every core: running them at once gains nothing and
+  // holds a second partition in memory. With the GPU, proving leaves the cores to synthesis.
+  options.overlap = f.overlap == "on" || (f.overlap == "auto" && f.gpu);
 }
 
 }  // namespace cuzk::cli

@@ -15,6 +15,7 @@
 #include "prover/groth16/prover.hpp"
 #include "prover/groth16/randomness.hpp"
 #include "prover/groth16/verifier.hpp"
+#include "prover/pipeline/two_stage.hpp"
 #include "prover/porep/c1_validate.hpp"
 #include "prover/porep/challenges.hpp"
 #include "prover/porep/synthesis.hpp"
@@ -50,6 +51,7 @@ std::string ParameterStore::vk_path(const porep::SectorShape& shape) const {
 }
 
 const groth16::Parameters& ParameterStore::params_for(const porep::SectorShape& shape, PhaseTime* load_time) {
+  std::lock_guard lock(mutex_);
   auto it = params_.find(shape.sector_size);
   if (it != params_.end()) return *it->second;
   std::string path = params_path(shape);
@@ -69,6 +71,7 @@ const groth16::Parameters& ParameterStore::params_for(const porep::SectorShape& 
 }
 
 const groth16::VerifyingKey& ParameterStore::vk_for(const porep::SectorShape& shape) {
+  std::lock_guard lock(mutex_);
   auto it = vks_.find(shape.sector_size);
   if (it != vks_.end()) return *it->second;
   std::string path = vk_path(shape);
@@ -92,184 +95,272 @@ bool verify_sector_proofs(const groth16::VerifyingKey& vk, const porep::Register
   return groth16::verify_batch(pvk, proofs, inputs);
 }
 
-RunReport prove_c1_files(const std::vector<std::string>& c1_paths, const ProveOptions& options) {
-  PhaseTimer run_timer;
-  RunReport run;
-  ParameterStore store(options.params_dir);
-  std::map<std::uint64_t, pce::CompactR1cs> pce_by_size;  // one cache per circuit shape in the run
-  // One proving engine per parameter set (the GPU engine keeps the bases resident across partitions).
-  std::map<const groth16::Parameters*, std::unique_ptr<groth16::ProverEngine>> engines;
-  run.engine = options.engine_factory ? options.engine_name : "cpu";
-  std::set<std::string> names;
-  std::filesystem::create_directories(options.output_dir);
+namespace {
 
-  for (const std::string& path : c1_paths) {
-    PhaseTimer sector_timer;
-    SectorReport report;
+// One sector on its way through the two stages. The front stage fills `report` up to synthesis; the
+// back stage keeps its phases apart (back_phases) while the front may still be synthesizing later
+// partitions, and merges them once the sector's last partition is proven.
+struct SectorJob {
+  std::string path;
+  porep::C1Output c1;
+  const porep::RegisteredSealProof* proof = nullptr;
+  const groth16::Parameters* params = nullptr;
+  SectorReport report;
+  std::map<std::string, PhaseTime> back_phases;
+  PhaseTimer timer;  // from the start of parsing
+  std::vector<groth16::Proof> proofs;
+};
+
+// A synthesized partition, ready to prove.
+struct PartitionWork {
+  std::shared_ptr<SectorJob> job;
+  unsigned partition = 0;
+  groth16::ProverInput input;
+};
+
+// Parse, validate and synthesize, one partition per next() call, sector after sector.
+class FrontStage {
+ public:
+  FrontStage(const std::vector<std::string>& paths, const ProveOptions& options, ParameterStore& store,
+             std::map<std::string, PhaseTime>& shared_phases)
+      : paths_(paths), options_(options), store_(store), shared_phases_(shared_phases) {}
+
+  std::optional<PartitionWork> next() {
+    if (!job_ || partition_ == job_->proof->partitions()) {
+      if (sector_ == paths_.size()) return std::nullopt;
+      job_ = open_sector(paths_[sector_++]);
+      partition_ = 0;
+    }
+    PartitionWork work{job_, partition_, synthesize(*job_, partition_)};
+    ++partition_;
+    return work;
+  }
+
+ private:
+  std::shared_ptr<SectorJob> open_sector(const std::string& path) {
+    auto job = std::make_shared<SectorJob>();
+    job->path = path;
+    SectorReport& report = job->report;
     report.c1_path = path;
 
-    progress(options, "parsing " + path);
+    progress(options_, "parsing " + path);
     PhaseTimer parse_timer;
-    porep::C1Output c1 = io::read_c1_file(path);
+    job->c1 = io::read_c1_file(path);
     report.phases["parse"] = parse_timer.elapsed();
 
     PhaseTimer validate_timer;
-    porep::validate_c1(c1, path);
-    const porep::RegisteredSealProof& proof = *c1.registered_proof;
+    porep::validate_c1(job->c1, path);
+    const porep::C1Output& c1 = job->c1;
+    job->proof = &*c1.registered_proof;
+    const porep::RegisteredSealProof& proof = *job->proof;
     report.proof_type = std::string(proof.name);
     report.partitions = proof.partitions();
     report.sector = sector_name(path, c1);
-    if (!names.insert(report.sector).second)
+    if (!names_.insert(report.sector).second)
       throw PipelineError(PipelineError::Kind::kOutputExists,
                           path + ": another input also writes " + report.sector + ".proof");
     if (c1.sector_num) {
-      porep::Domain expected = porep::replica_id(porep::prover_id_from_miner_id(options.miner_id),
+      porep::Domain expected = porep::replica_id(porep::prover_id_from_miner_id(options_.miner_id),
                                                  static_cast<std::uint64_t>(*c1.sector_num), c1.ticket,
                                                  c1.comm_d, proof.porep_id());
       if (expected != c1.replica_id)
         spdlog::warn(
             "{}: replica_id does not match miner t0{} sector {} (pass --miner-id if the miner differs)", path,
-            options.miner_id, *c1.sector_num);
+            options_.miner_id, *c1.sector_num);
     }
     report.phases["validate"] = validate_timer.elapsed();
 
     PhaseTime load_time;
-    const groth16::Parameters& params = store.params_for(*proof.shape, &load_time);
-    run.shared_phases["params.load"] += load_time;
+    job->params = &store_.params_for(*proof.shape, &load_time);
+    shared_phases_["params.load"] += load_time;
+    return job;
+  }
 
-    std::vector<groth16::Proof> proofs;
-    for (unsigned k = 0; k < proof.partitions(); ++k) {
-      std::string where = path + " partition " + std::to_string(k);
-      if (options.check_circuit) {
-        PhaseTimer check_timer;
-        if (auto failure = porep::check_partition(c1, k))
-          throw PipelineError(PipelineError::Kind::kUnsatisfiedCircuit,
-                              where + ": the witness does not satisfy the circuit at " + *failure);
-        report.phases["check"] += check_timer.elapsed();
-      }
-      progress(options, "synthesizing " + where);
-      PhaseTimer synth_timer;
-      groth16::ProverInput input;
-      if (options.use_pce) {
-        const porep::StackedCircuitShape shape = porep::StackedCircuitShape::from_sector(*proof.shape);
-        auto it = pce_by_size.find(proof.shape->sector_size);
-        if (it == pce_by_size.end()) {
-          PhaseTimer pce_timer;
-          // Beside the parameters used in this run, unless CUZK_PCE_CACHE or the flag says otherwise.
-          const char* env = std::getenv("CUZK_PCE_CACHE");
-          std::filesystem::path dir = !options.pce_cache_dir.empty()
-                                          ? std::filesystem::path(options.pce_cache_dir)
-                                      : (env && *env) ? std::filesystem::path(env)
-                                                      : std::filesystem::path(options.params_dir) / "pce";
-          pce::LoadResult loaded = pce::load_or_build_porep(dir, shape, options.pce_readonly);
-          progress(options,
-                   std::string(loaded.built ? "built" : "loaded") + " the constraint cache " +
-                       loaded.path.string() +
-                       (loaded.rebuild_reason.empty() ? "" : " (rebuilt: " + loaded.rebuild_reason + ")"));
-          run.shared_phases[loaded.built ? "pce.build" : "pce.load"] += pce_timer.elapsed();
-          it = pce_by_size.emplace(proof.shape->sector_size, std::move(loaded.pce)).first;
-        }
-        input = pce::porep_prover_input(it->second, shape, porep::PartitionWitness::from_c1(c1, k),
-                                        options.threads);
-      } else {
-        input = porep::synthesize_partition(c1, k);
-      }
-      report.phases["synthesize"] += synth_timer.elapsed();
-      // The inputs the circuit allocated from the C1 witness must be the ones the verifier will
-      // rebuild (challenges from replica_id and seed, parents from porep_id): a C1 file whose seed,
-      // replica_id or challenges disagree is refused here, before any proving time is spent.
-      PhaseTimer inputs_timer;
-      std::vector<algebra::Fr> expected =
-          porep::generate_public_inputs(proof, c1.replica_id, c1.comm_d, c1.comm_r, c1.seed, k);
-      if (input.inputs.size() != expected.size() + 1 ||
-          !std::equal(expected.begin(), expected.end(), input.inputs.begin() + 1)) {
-        std::size_t i = 0;
-        while (i < expected.size() && i + 1 < input.inputs.size() && input.inputs[i + 1] == expected[i]) ++i;
-        throw PipelineError(
-            PipelineError::Kind::kUnsatisfiedCircuit,
-            where + ": public input " + std::to_string(i) +
-                " from the vanilla proofs differs from the one the verifier derives (challenge " +
-                std::to_string(i < 3 ? 0 : (i - 3) / 18) +
-                "): the C1 file does not match its replica_id, seed or proof type");
-      }
-      report.phases["inputs"] += inputs_timer.elapsed();
-      // a*b = c for every constraint: a cheap pass over what synthesis already computed. On a
-      // failure the Checker re-runs the circuit to name the constraint.
-      PhaseTimer satisfied_timer;
-      if (auto row = groth16::first_unsatisfied(input)) {
-        std::string named = porep::check_partition(c1, k).value_or("constraint " + std::to_string(*row));
+  groth16::ProverInput synthesize(SectorJob& job, unsigned k) {
+    const porep::C1Output& c1 = job.c1;
+    const porep::RegisteredSealProof& proof = *job.proof;
+    SectorReport& report = job.report;
+    std::string where = job.path + " partition " + std::to_string(k);
+    if (options_.check_circuit) {
+      PhaseTimer check_timer;
+      if (auto failure = porep::check_partition(c1, k))
         throw PipelineError(PipelineError::Kind::kUnsatisfiedCircuit,
-                            where + ": the vanilla proofs do not satisfy the circuit at " + named +
-                                " (a tampered or corrupt C1 file?)");
-      }
-      report.phases["satisfied"] += satisfied_timer.elapsed();
-
-      progress(options, "proving " + where);
-      PhaseTimer prove_timer;
-      algebra::Fr r, s;
-      if (options.fixed_randomness) {
-        r = options.fixed_randomness->first;
-        s = options.fixed_randomness->second;
-      } else {
-        r = groth16::random_fr();
-        s = groth16::random_fr();
-      }
-      groth16::ProveTimings t;
-      if (options.engine_factory) {
-        std::unique_ptr<groth16::ProverEngine>& engine = engines[&params];
-        if (!engine) {
-          PhaseTimer engine_timer;
-          engine = options.engine_factory(params);
-          run.shared_phases[options.engine_name + ".setup"] += engine_timer.elapsed();
-          prove_timer = PhaseTimer();  // the one-off setup (base upload) is its own phase
-        }
-        proofs.push_back(groth16::prove_with(*engine, params, std::move(input), r, s, &t));
-      } else {
-        proofs.push_back(groth16::prove(params, std::move(input), r, s, options.threads, &t));
-      }
-      report.phases["prove"] += prove_timer.elapsed();
-      report.phases["prove.h"] += t.h;
-      report.phases["prove.msm_g1"] += t.msm_g1;
-      report.phases["prove.msm_g2"] += t.msm_g2;
+                            where + ": the witness does not satisfy the circuit at " + *failure);
+      report.phases["check"] += check_timer.elapsed();
     }
+    progress(options_, "synthesizing " + where);
+    PhaseTimer synth_timer;
+    groth16::ProverInput input;
+    if (options_.use_pce) {
+      const porep::StackedCircuitShape shape = porep::StackedCircuitShape::from_sector(*proof.shape);
+      auto it = pce_by_size_.find(proof.shape->sector_size);
+      if (it == pce_by_size_.end()) {
+        PhaseTimer pce_timer;
+        // Beside the parameters used in this run, unless CUZK_PCE_CACHE or the flag says otherwise.
+        const char* env = std::getenv("CUZK_PCE_CACHE");
+        std::filesystem::path dir = !options_.pce_cache_dir.empty() ? std::filesystem::path(options_.pce_cache_dir)
+                                    : (env && *env)                  ? std::filesystem::path(env)
+                                                    : std::filesystem::path(options_.params_dir) / "pce";
+        pce::LoadResult loaded = pce::load_or_build_porep(dir, shape, options_.pce_readonly);
+        progress(options_, std::string(loaded.built ? "built" : "loaded") + " the constraint cache " +
+                               loaded.path.string() +
+                               (loaded.rebuild_reason.empty() ? "" : " (rebuilt: " + loaded.rebuild_reason + ")"));
+        shared_phases_[loaded.built ? "pce.build" : "pce.load"] += pce_timer.elapsed();
+        it = pce_by_size_.emplace(proof.shape->sector_size, std::move(loaded.pce)).first;
+      }
+      input = pce::porep_prover_input(it->second, shape, porep::PartitionWitness::from_c1(c1, k), options_.threads);
+    } else {
+      input = porep::synthesize_partition(c1, k);
+    }
+    report.phases["synthesize"] += synth_timer.elapsed();
+    // The inputs the circuit allocated from the C1 witness must be the ones the verifier will
+    // rebuild (challenges from replica_id and seed, parents from porep_id): a C1 file whose seed,
+    // replica_id or challenges disagree is refused here, before any proving time is spent.
+    PhaseTimer inputs_timer;
+    std::vector<algebra::Fr> expected =
+        porep::generate_public_inputs(proof, c1.replica_id, c1.comm_d, c1.comm_r, c1.seed, k);
+    if (input.inputs.size() != expected.size() + 1 ||
+        !std::equal(expected.begin(), expected.end(), input.inputs.begin() + 1)) {
+      std::size_t i = 0;
+      while (i < expected.size() && i + 1 < input.inputs.size() && input.inputs[i + 1] == expected[i]) ++i;
+      throw PipelineError(PipelineError::Kind::kUnsatisfiedCircuit,
+                          where + ": public input " + std::to_string(i) +
+                              " from the vanilla proofs differs from the one the verifier derives (challenge " +
+                              std::to_string(i < 3 ? 0 : (i - 3) / 18) +
+                              "): the C1 file does not match its replica_id, seed or proof type");
+    }
+    report.phases["inputs"] += inputs_timer.elapsed();
+    // a*b = c for every constraint: a cheap pass over what synthesis already computed. On a
+    // failure the Checker re-runs the circuit to name the constraint.
+    PhaseTimer satisfied_timer;
+    if (auto row = groth16::first_unsatisfied(input)) {
+      std::string named = porep::check_partition(c1, k).value_or("constraint " + std::to_string(*row));
+      throw PipelineError(PipelineError::Kind::kUnsatisfiedCircuit,
+                          where + ": the vanilla proofs do not satisfy the circuit at " + named +
+                              " (a tampered or corrupt C1 file?)");
+    }
+    report.phases["satisfied"] += satisfied_timer.elapsed();
+    return input;
+  }
 
-    if (options.verify) {
-      progress(options, "verifying " + path);
+  const std::vector<std::string>& paths_;
+  const ProveOptions& options_;
+  ParameterStore& store_;
+  std::map<std::string, PhaseTime>& shared_phases_;
+  std::map<std::uint64_t, pce::CompactR1cs> pce_by_size_;  // one cache per circuit shape in the run
+  std::set<std::string> names_;
+  std::shared_ptr<SectorJob> job_;
+  std::size_t sector_ = 0;
+  unsigned partition_ = 0;
+};
+
+// Prove, and once a sector's partitions are all proven: verify, write, report.
+class BackStage {
+ public:
+  BackStage(const ProveOptions& options, ParameterStore& store, RunReport& run)
+      : options_(options), store_(store), run_(run) {}
+
+  void consume(PartitionWork&& work) {
+    SectorJob& job = *work.job;
+    progress(options_, "proving " + job.path + " partition " + std::to_string(work.partition));
+    PhaseTimer prove_timer;
+    algebra::Fr r, s;
+    if (options_.fixed_randomness) {
+      r = options_.fixed_randomness->first;
+      s = options_.fixed_randomness->second;
+    } else {
+      r = groth16::random_fr();
+      s = groth16::random_fr();
+    }
+    groth16::ProveTimings t;
+    const groth16::Parameters& params = *job.params;
+    if (options_.engine_factory) {
+      std::unique_ptr<groth16::ProverEngine>& engine = engines_[&params];
+      if (!engine) {
+        PhaseTimer engine_timer;
+        engine = options_.engine_factory(params);
+        run_.shared_phases[options_.engine_name + ".setup"] += engine_timer.elapsed();
+        prove_timer = PhaseTimer();  // the one-off setup (base upload) is its own phase
+      }
+      job.proofs.push_back(groth16::prove_with(*engine, params, std::move(work.input), r, s, &t));
+    } else {
+      job.proofs.push_back(groth16::prove(params, std::move(work.input), r, s, options_.threads, &t));
+    }
+    job.back_phases["prove"] += prove_timer.elapsed();
+    job.back_phases["prove.h"] += t.h;
+    job.back_phases["prove.msm_g1"] += t.msm_g1;
+    job.back_phases["prove.msm_g2"] += t.msm_g2;
+    if (work.partition + 1 == job.proof->partitions()) finish_sector(job);
+  }
+
+ private:
+  void finish_sector(SectorJob& job) {
+    const porep::RegisteredSealProof& proof = *job.proof;
+    const porep::C1Output& c1 = job.c1;
+    SectorReport& report = job.report;
+    for (const auto& [name, t] : job.back_phases) report.phases[name] += t;
+    if (options_.verify) {
+      progress(options_, "verifying " + job.path);
       PhaseTimer verify_timer;
-      const groth16::VerifyingKey& vk = store.vk_for(*proof.shape);
-      report.verified = verify_sector_proofs(vk, proof, c1.replica_id, c1.comm_d, c1.comm_r, c1.seed, proofs);
+      const groth16::VerifyingKey& vk = store_.vk_for(*proof.shape);
+      report.verified = verify_sector_proofs(vk, proof, c1.replica_id, c1.comm_d, c1.comm_r, c1.seed, job.proofs);
       report.phases["verify"] = verify_timer.elapsed();
       if (!report.verified)
         throw PipelineError(
             PipelineError::Kind::kSelfVerificationFailed,
-            path + ": the proof does not verify against " + store.vk_path(*proof.shape) +
+            job.path + ": the proof does not verify against " + store_.vk_path(*proof.shape) +
                 "; nothing was written (are the parameters and the verifying key from the same setup?)");
     }
 
     PhaseTimer write_timer;
     std::vector<std::uint8_t> bytes;
-    for (const auto& p : proofs) {
+    for (const auto& p : job.proofs) {
       auto b = p.to_bytes();
       bytes.insert(bytes.end(), b.begin(), b.end());
     }
-    report.proof_path = (std::filesystem::path(options.output_dir) / (report.sector + ".proof")).string();
+    report.proof_path = (std::filesystem::path(options_.output_dir) / (report.sector + ".proof")).string();
     io::write_file_atomic(report.proof_path, bytes);
     report.proof_hex = algebra::bytes_to_hex(bytes);
-    if (options.dump_public_inputs) {
+    if (options_.dump_public_inputs) {
       std::vector<std::vector<algebra::Fr>> inputs;
       for (unsigned k = 0; k < proof.partitions(); ++k)
-        inputs.push_back(
-            porep::generate_public_inputs(proof, c1.replica_id, c1.comm_d, c1.comm_r, c1.seed, k));
+        inputs.push_back(porep::generate_public_inputs(proof, c1.replica_id, c1.comm_d, c1.comm_r, c1.seed, k));
       std::string json = public_inputs_json(inputs);
       report.public_inputs_path =
-          (std::filesystem::path(options.output_dir) / (report.sector + ".inputs.json")).string();
+          (std::filesystem::path(options_.output_dir) / (report.sector + ".inputs.json")).string();
       io::write_file_atomic(report.public_inputs_path,
                             {reinterpret_cast<const std::uint8_t*>(json.data()), json.size()});
     }
     report.phases["write"] = write_timer.elapsed();
-    report.total = sector_timer.elapsed();
-    run.sectors.push_back(std::move(report));
+    report.total = job.timer.elapsed();
+    run_.sectors.push_back(std::move(report));
   }
+
+  const ProveOptions& options_;
+  ParameterStore& store_;
+  RunReport& run_;
+  // One proving engine per parameter set (the GPU engine keeps the bases resident across partitions).
+  std::map<const groth16::Parameters*, std::unique_ptr<groth16::ProverEngine>> engines_;
+};
+
+}  // namespace
+
+RunReport prove_c1_files(const std::vector<std::string>& c1_paths, const ProveOptions& options) {
+  PhaseTimer run_timer;
+  RunReport run;
+  run.engine = options.engine_factory ? options.engine_name : "cpu";
+  run.overlap = options.overlap;
+  ParameterStore store(options.params_dir);
+  std::filesystem::create_directories(options.output_dir);
+
+  // The front stage's shared phases (parameter loads, constraint caches) are kept apart from the back
+  // stage's (engine setup) while both threads run, and merged at the end.
+  std::map<std::string, PhaseTime> front_shared;
+  FrontStage front(c1_paths, options, store, front_shared);
+  BackStage back(options, store, run);
+  run_two_stage<PartitionWork>([&] { return front.next(); },
+                               [&](PartitionWork&& work) { back.consume(std::move(work)); }, options.overlap);
+  for (const auto& [name, t] : front_shared) run.shared_phases[name] += t;
   run.total = run_timer.elapsed();
   run.peak_rss_bytes = peak_rss_bytes();
   return run;
@@ -299,6 +390,7 @@ std::string to_json(const RunReport& report) {
   nlohmann::json j;
   j["tool"] = "cuzk";
   j["engine"] = report.engine;
+  j["overlap"] = report.overlap;
   j["peak_rss_bytes"] = report.peak_rss_bytes;
   j["total"] = {{"wall_s", report.total.wall_s}, {"cpu_s", report.total.cpu_s}};
   j["shared_phases"] = phases_json(report.shared_phases);
@@ -328,6 +420,7 @@ std::string to_yaml(const RunReport& report) {
   out << YAML::BeginMap;
   out << YAML::Key << "tool" << YAML::Value << "cuzk";
   out << YAML::Key << "engine" << YAML::Value << report.engine;
+  out << YAML::Key << "overlap" << YAML::Value << report.overlap;
   out << YAML::Key << "peak_rss_bytes" << YAML::Value << report.peak_rss_bytes;
   out << YAML::Key << "total_wall_s" << YAML::Value << report.total.wall_s;
   out << YAML::Key << "shared_phases" << YAML::Value;

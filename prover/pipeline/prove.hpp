@@ -7,6 +7,7 @@
 #include <functional>
 #include <map>
 #include <memory>
+#include <mutex>
 #include <optional>
 #include <stdexcept>
 #include <string>
@@ -53,6 +54,11 @@ struct ProveOptions {
   std::string engine_name = "cpu";  // recorded in the report
   // Tests inject r and s to reproduce proofs; production draws them from a CSPRNG per partition.
   std::optional<std::pair<algebra::Fr, algebra::Fr>> fixed_randomness;
+  // Synthesize the next partition (of this sector or the next) on a second thread while one is proven.
+  // Worth it when proving does not need the CPU cores (the GPU engine); costs the memory of a second
+  // synthesized partition (about 17 GB at 32GiB). Results, order of outputs and errors are the same.
+  bool overlap = false;
+  // Progress messages; with `overlap` it is called from two threads (never at the same time by one).
   std::function<void(const std::string&)> progress;
 };
 
@@ -72,6 +78,7 @@ struct SectorReport {
 
 struct RunReport {
   std::string engine = "cpu";
+  bool overlap = false;  // synthesis and proving ran at once (ProveOptions::overlap)
   std::vector<SectorReport> sectors;
   std::map<std::string, PhaseTime> shared_phases;  // params.load
   PhaseTime total;
@@ -88,6 +95,7 @@ class ParameterStore {
   std::string vk_path(const porep::SectorShape& shape) const;
 
  private:
+  std::mutex mutex_;  // the pipeline's two stages share the store
   std::string dir_;
   std::map<std::uint64_t, std::unique_ptr<groth16::Parameters>> params_;
   std::map<std::uint64_t, std::unique_ptr<groth16::VerifyingKey>> vks_;

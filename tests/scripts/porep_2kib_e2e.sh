@@ -2,7 +2,8 @@
 # PoRep C2 end to end on a 2KiB sector (issue 4): gen-c1 (sealed for real) -> params setup (test
 # parameters, cached in the build tree) -> prove -> verify with cuzk and with @noble/curves; then
 # tampered C1 files (a label, a path element, the seed, a truncated file) are refused with their exit
-# codes and leave no proof file behind; `cuzk bench` and `cuzk compare` on the same sector.
+# codes and leave no proof file behind; `--overlap on` (synthesis beside proving) gives verifying proofs
+# and the same error order; `cuzk bench` and `cuzk compare` on the same sector.
 set -euo pipefail
 : "${CUZK_BIN:?CUZK_BIN must name the cuzk binary}"
 src="${CUZK_SOURCE_DIR:-$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)}"
@@ -68,6 +69,24 @@ tamper seed 'c.seed[0] ^= 1'
 expect_refusal seed 7
 head -c 3000 "$tmp/c1.json" >"$tmp/truncated.json"
 expect_refusal truncated 3
+
+# --overlap on (here on the CPU): the second sector is synthesized while the first is proven. Both proofs
+# verify and the report says it overlapped; an error in the second sector still comes after the first
+# sector's proof is written, as it does without overlap.
+"$CUZK_BIN" prove "$tmp/c1.json" "$tmp/c1-env.json" -o "$tmp/overlap" --params-dir "$params" --overlap on \
+  --report "$tmp/overlap.json" >/dev/null 2>&1 || fail "prove --overlap on exited $?"
+grep -q '"overlap": true' "$tmp/overlap.json" || fail "the --overlap report does not say overlap"
+"$CUZK_BIN" verify "$tmp/overlap/c1.proof" --c1 "$tmp/c1.json" --params-dir "$params" >/dev/null 2>&1 ||
+  fail "the --overlap proof of c1 does not verify"
+"$CUZK_BIN" verify "$tmp/overlap/6.proof" --c1 "$tmp/c1-env.json" --params-dir "$params" >/dev/null 2>&1 ||
+  fail "the --overlap proof of sector 6 does not verify"
+got=0
+"$CUZK_BIN" prove "$tmp/c1.json" "$tmp/seed.json" -o "$tmp/overlap-bad" --params-dir "$params" --overlap on \
+  >"$tmp/overlap-bad.txt" 2>&1 || got=$?
+[ "$got" -eq 7 ] || { cat "$tmp/overlap-bad.txt" >&2; fail "--overlap with a tampered second sector exited $got, expected 7"; }
+[ "$(stat -c %s "$tmp/overlap-bad/c1.proof" 2>/dev/null)" = 192 ] || fail "--overlap: the first sector's proof was not written"
+[ ! -e "$tmp/overlap-bad/seed.proof" ] || fail "--overlap: the tampered sector left a proof"
+grep -q "$tmp/seed.json" "$tmp/overlap-bad.txt" || fail "--overlap: the error does not name the tampered file"
 # --gpu never falls back to the CPU: without a usable GPU (or CUDA) it is exit 8 and nothing is written;
 # with one, the proof must verify like the CPU's.
 if "$CUZK_BIN" info --json | node -e 'const j = JSON.parse(require("fs").readFileSync(0)); process.exit(j.gpus.length ? 0 : 1)'; then
