@@ -138,7 +138,8 @@ template <class D, MulAlgorithm A>
 void bench_mul_one(const char* name, int reps) {
   const int blocks = 132 * 8, threads = 256, iterations = 512;
   const std::size_t elements = 2 * std::size_t(blocks) * threads;
-  Fr* seed = gpu::generate_scalars_on_device(elements * sizeof(D) / sizeof(Fr), 9);  // limbs masked below p in the kernel
+  Fr* seed = gpu::generate_scalars_on_device(elements * sizeof(D) / sizeof(Fr),
+                                             9);  // limbs masked below p in the kernel
   D* data = reinterpret_cast<D*>(seed);
   gpu::Stream stream;
   auto ms = time_events(stream, reps, [&] {
@@ -283,8 +284,8 @@ void bench_msm(const char* group, unsigned lo, unsigned hi, int reps, bool witne
       forced.window_bits = c;
       auto msc = time_wall(r, [&] { msm.run_device(random, n, forced); });
       const auto& tc = msm.last_timings();
-      std::snprintf(note, sizeof note, "c=%u w=%u | sort %.1f acc %.1f red %.1f digits %.1f ms", tc.window_bits,
-                    tc.windows, tc.sort_ms, tc.accumulate_ms, tc.reduce_ms, tc.digits_ms);
+      std::snprintf(note, sizeof note, "c=%u w=%u | sort %.1f acc %.1f red %.1f digits %.1f ms",
+                    tc.window_bits, tc.windows, tc.sort_ms, tc.accumulate_ms, tc.reduce_ms, tc.digits_ms);
       record(std::string(group) + " MSM random, c=" + std::to_string(c), lg, msc, note);
     }
     if (witness) {

@@ -13,7 +13,8 @@ namespace {
 void parallel_copy(std::byte* dst, const std::byte* src, std::size_t bytes) {
   constexpr std::size_t kMinBytesPerThread = std::size_t{4} << 20;
   const unsigned hw = std::max(1u, std::thread::hardware_concurrency());
-  const std::size_t parts = std::min<std::size_t>({4, hw, std::max<std::size_t>(1, bytes / kMinBytesPerThread)});
+  const std::size_t parts =
+      std::min<std::size_t>({4, hw, std::max<std::size_t>(1, bytes / kMinBytesPerThread)});
   if (parts <= 1) {
     std::memcpy(dst, src, bytes);
     return;

@@ -3,9 +3,9 @@
 #pragma once
 #include <algorithm>
 #include <cstring>
-#include <optional>
 #include <cub/device/device_radix_sort.cuh>
 #include <cub/device/device_scan.cuh>
+#include <optional>
 #include <vector>
 
 #include "gpu/cuda_check.hpp"

@@ -1,7 +1,7 @@
 // Fr NTT: passes of up to 9 stages each in shared memory (1024 elements per block), done three stages
 // at a time in registers (radix-8 groups), Gentleman-Sande (decimation in frequency: natural in,
-// bit-reversed out) or Cooley-Tukey (decimation in time: bit-reversed in, natural out). A transform of 2^27 takes 3 passes over device memory. Coset scaling
-// and the 1/n factor are fused into the first / last pass.
+// bit-reversed out) or Cooley-Tukey (decimation in time: bit-reversed in, natural out). A transform of 2^27
+// takes 3 passes over device memory. Coset scaling and the 1/n factor are fused into the first / last pass.
 #include <algorithm>
 #include <cstring>
 #include <optional>
@@ -72,8 +72,12 @@ __device__ __forceinline__ DevFr twiddle(const PassParams& p, const DevFr* tw, u
 // word per 8 elements: the radix-8 groups of the lowest stages read elements 8 apart, which would
 // otherwise all fall into 4 banks; with the padding every group offset from 0 to 4 is conflict-free
 // or at most 2-way (worked out per offset when this was written).
-__device__ __forceinline__ uint32_t slot(uint32_t l) { return l + (l >> 3); }
-constexpr uint32_t slots_for(uint32_t elements) { return elements + (elements >> 3); }
+__device__ __forceinline__ uint32_t slot(uint32_t l) {
+  return l + (l >> 3);
+}
+constexpr uint32_t slots_for(uint32_t elements) {
+  return elements + (elements >> 3);
+}
 
 // The twiddles of one pass, per block, in shared memory. The butterfly of local stage q at local index l
 // needs w^j with j = g mod 2^(lo_bit + q), g = global_index(l): that depends only on the low q + ms bits
@@ -86,14 +90,16 @@ constexpr uint32_t slots_for(uint32_t elements) { return elements + (elements >>
 __device__ __forceinline__ uint32_t block_twiddle_offset(unsigned q, unsigned mid_shift) {
   return ((1u << q) - 1) << mid_shift;
 }
-constexpr uint32_t block_twiddle_count(unsigned k, unsigned mid_shift) { return ((1u << k) - 1) << mid_shift; }
+constexpr uint32_t block_twiddle_count(unsigned k, unsigned mid_shift) {
+  return ((1u << k) - 1) << mid_shift;
+}
 
 constexpr std::size_t kMaxPassSmemBytes =
     (slots_for(1u << kBlockLog) + slots_for(1u << kBlockLog)) * sizeof(DevFr);
 
-__device__ __forceinline__ void fill_block_twiddles(uint32_t* tw_smem, uint32_t tw_stride, const PassParams& p,
-                                                    const DevFr* __restrict__ tw, uint32_t b,
-                                                    unsigned mid_shift) {
+__device__ __forceinline__ void fill_block_twiddles(uint32_t* tw_smem, uint32_t tw_stride,
+                                                    const PassParams& p, const DevFr* __restrict__ tw,
+                                                    uint32_t b, unsigned mid_shift) {
   const uint32_t count = block_twiddle_count(p.k, mid_shift);
   for (uint32_t idx = threadIdx.x; idx < count; idx += blockDim.x) {
     const uint32_t hi = (idx >> mid_shift) + 1;  // in [2^q, 2^(q+1))
@@ -120,7 +126,8 @@ __device__ __forceinline__ DevFr load_block_twiddle(const uint32_t* tw_smem, uin
 // twiddles as one stage at a time; a third of the shared-memory traffic and barriers for G = 3.
 template <int G, bool Dif>
 __device__ __forceinline__ void radix_group(uint32_t* smem, uint32_t stride, const uint32_t* tw_smem,
-                                            uint32_t tw_stride, uint32_t E, unsigned q_lo, unsigned mid_shift) {
+                                            uint32_t tw_stride, uint32_t E, unsigned q_lo,
+                                            unsigned mid_shift) {
   constexpr int M = 1 << G;
   const unsigned s0 = q_lo + mid_shift;  // bit of the local index for stage q_lo
   for (uint32_t v = threadIdx.x; v < (E >> G); v += blockDim.x) {
@@ -134,7 +141,8 @@ __device__ __forceinline__ void radix_group(uint32_t* smem, uint32_t stride, con
     }
 #pragma unroll
     for (int step = 0; step < G; ++step) {
-      const int j = Dif ? G - 1 - step : step;  // bit of m for this stage (compile time: x stays in registers)
+      const int j =
+          Dif ? G - 1 - step : step;  // bit of m for this stage (compile time: x stays in registers)
 #pragma unroll
       for (int m = 0; m < M; ++m) {
         if (m & (1 << j)) continue;
@@ -191,10 +199,12 @@ __global__ void __launch_bounds__(128, 3)
   // rest first).
   const unsigned full = p.k / 3, rest = p.k % 3;
   auto rest_group = [&] {
-    if (rest == 2) p.dif ? radix_group<2, true>(smem, stride, tw_smem, tw_stride, E, 0, mid_shift)
-                         : radix_group<2, false>(smem, stride, tw_smem, tw_stride, E, 0, mid_shift);
-    if (rest == 1) p.dif ? radix_group<1, true>(smem, stride, tw_smem, tw_stride, E, 0, mid_shift)
-                         : radix_group<1, false>(smem, stride, tw_smem, tw_stride, E, 0, mid_shift);
+    if (rest == 2)
+      p.dif ? radix_group<2, true>(smem, stride, tw_smem, tw_stride, E, 0, mid_shift)
+            : radix_group<2, false>(smem, stride, tw_smem, tw_stride, E, 0, mid_shift);
+    if (rest == 1)
+      p.dif ? radix_group<1, true>(smem, stride, tw_smem, tw_stride, E, 0, mid_shift)
+            : radix_group<1, false>(smem, stride, tw_smem, tw_stride, E, 0, mid_shift);
     __syncthreads();
   };
   if (!p.dif && rest) rest_group();
@@ -227,7 +237,9 @@ __global__ void __launch_bounds__(128, 3)
 constexpr unsigned kTileBits = 4;
 constexpr uint32_t kTile = 1u << kTileBits;  // 16 x 16 elements per tile
 // Word-major, one padding slot per row of 16: the transposed reads hit at most 2 lanes per bank.
-__device__ __forceinline__ uint32_t tile_slot(uint32_t e) { return e + (e >> kTileBits); }
+__device__ __forceinline__ uint32_t tile_slot(uint32_t e) {
+  return e + (e >> kTileBits);
+}
 constexpr uint32_t kTileSlots = kTile * kTile + kTile;
 
 __global__ void __launch_bounds__(256) bit_reverse_tiles_kernel(DevFr* __restrict__ data, unsigned lg) {
@@ -382,7 +394,8 @@ void NttContext::transform(Fr* d_values, unsigned lg, NttDirection direction, Nt
 }
 
 void NttContext::transform_scaled(Fr* d_values, unsigned lg, NttDirection direction, NttOrder input,
-                                  NttOrder output, bool coset, std::optional<Fr> scale, cudaStream_t stream) const {
+                                  NttOrder output, bool coset, std::optional<Fr> scale,
+                                  cudaStream_t stream) const {
   if (lg > max_log_) throw GpuError("NttContext::transform: domain larger than the context's");
   DevFr* data = reinterpret_cast<DevFr*>(d_values);
   const uint32_t n = 1u << lg;
@@ -487,7 +500,11 @@ void NttContext::h_finish(Fr* d_a, const Fr* d_b, const Fr* d_c, unsigned lg, cu
 }
 
 HStep::HStep(unsigned log_size)
-    : log_size_(log_size), ctx_(log_size, stream_), a_(std::size_t{1} << log_size), b_(a_.size()), c_(a_.size()) {}
+    : log_size_(log_size),
+      ctx_(log_size, stream_),
+      a_(std::size_t{1} << log_size),
+      b_(a_.size()),
+      c_(a_.size()) {}
 
 std::vector<Fr> HStep::run(const std::vector<Fr>& a, const std::vector<Fr>& b, const std::vector<Fr>& c) {
   enqueue(a, b, c);
@@ -497,7 +514,8 @@ std::vector<Fr> HStep::run(const std::vector<Fr>& a, const std::vector<Fr>& b, c
   return h;
 }
 
-std::size_t HStep::run_on_device(const std::vector<Fr>& a, const std::vector<Fr>& b, const std::vector<Fr>& c) {
+std::size_t HStep::run_on_device(const std::vector<Fr>& a, const std::vector<Fr>& b,
+                                 const std::vector<Fr>& c) {
   enqueue(a, b, c);
   stream_.synchronize();
   return a_.size() - 1;
@@ -508,7 +526,8 @@ void HStep::enqueue(const std::vector<Fr>& a, const std::vector<Fr>& b, const st
     throw GpuError("gpu::compute_h: a, b, c must be non-empty and of equal length");
   const std::size_t m = a_.size();
   if (a.size() > m || (m > 1 && a.size() <= m / 2))
-    throw GpuError("gpu::HStep: " + std::to_string(a.size()) + " values for a domain of " + std::to_string(m));
+    throw GpuError("gpu::HStep: " + std::to_string(a.size()) + " values for a domain of " +
+                   std::to_string(m));
   // Each vector goes up on the copy stream (through pinned chunks: the host copies into them) and is
   // transformed on stream_ once it is there, so the copies of b and c overlap the transforms of a and b.
   const std::vector<Fr>* host[3] = {&a, &b, &c};

@@ -59,7 +59,8 @@ Outcome run(bool overlap, int count, int produce_fails_at = -1, int consume_fail
           return Tracked(next++);
         },
         [&](Tracked&& item) {
-          if (item.value == consume_fails_at) throw std::runtime_error("consume " + std::to_string(item.value));
+          if (item.value == consume_fails_at)
+            throw std::runtime_error("consume " + std::to_string(item.value));
           out.consumed.push_back(item.value);
         },
         overlap);
@@ -128,7 +129,8 @@ TEST(TwoStage, OverlapRunsTheStagesAtOnce) {
         [&](int&& item) {
           if (item != 0) return;
           std::unique_lock lock(m);
-          saw_overlap = cv.wait_for(lock, std::chrono::milliseconds(overlap ? 10000 : 50), [&] { return making_1; });
+          saw_overlap =
+              cv.wait_for(lock, std::chrono::milliseconds(overlap ? 10000 : 50), [&] { return making_1; });
         },
         overlap);
     EXPECT_EQ(saw_overlap, overlap);

@@ -80,7 +80,9 @@ class CpuEngine final : public ProverEngine {
     return sum;
   }
   G1 msm_g1(G1Bases which, std::span<const Fr> scalars) override {
-    const std::vector<G1Affine>* bases = which == G1Bases::kL ? &p_.l : which == G1Bases::kA ? &p_.a : &p_.b_g1;
+    const std::vector<G1Affine>* bases = which == G1Bases::kL   ? &p_.l
+                                         : which == G1Bases::kA ? &p_.a
+                                                                : &p_.b_g1;
     return groth16::msm_g1(*bases, scalars, threads_);
   }
   G2 msm_b_g2(std::span<const Fr> scalars) override { return groth16::msm_g2(p_.b_g2, scalars, threads_); }

@@ -198,17 +198,20 @@ class FrontStage {
         PhaseTimer pce_timer;
         // Beside the parameters used in this run, unless CUZK_PCE_CACHE or the flag says otherwise.
         const char* env = std::getenv("CUZK_PCE_CACHE");
-        std::filesystem::path dir = !options_.pce_cache_dir.empty() ? std::filesystem::path(options_.pce_cache_dir)
-                                    : (env && *env)                  ? std::filesystem::path(env)
+        std::filesystem::path dir = !options_.pce_cache_dir.empty()
+                                        ? std::filesystem::path(options_.pce_cache_dir)
+                                    : (env && *env) ? std::filesystem::path(env)
                                                     : std::filesystem::path(options_.params_dir) / "pce";
         pce::LoadResult loaded = pce::load_or_build_porep(dir, shape, options_.pce_readonly);
-        progress(options_, std::string(loaded.built ? "built" : "loaded") + " the constraint cache " +
-                               loaded.path.string() +
-                               (loaded.rebuild_reason.empty() ? "" : " (rebuilt: " + loaded.rebuild_reason + ")"));
+        progress(options_,
+                 std::string(loaded.built ? "built" : "loaded") + " the constraint cache " +
+                     loaded.path.string() +
+                     (loaded.rebuild_reason.empty() ? "" : " (rebuilt: " + loaded.rebuild_reason + ")"));
         shared_phases_[loaded.built ? "pce.build" : "pce.load"] += pce_timer.elapsed();
         it = pce_by_size_.emplace(proof.shape->sector_size, std::move(loaded.pce)).first;
       }
-      input = pce::porep_prover_input(it->second, shape, porep::PartitionWitness::from_c1(c1, k), options_.threads);
+      input = pce::porep_prover_input(it->second, shape, porep::PartitionWitness::from_c1(c1, k),
+                                      options_.threads);
     } else {
       input = porep::synthesize_partition(c1, k);
     }
@@ -223,11 +226,12 @@ class FrontStage {
         !std::equal(expected.begin(), expected.end(), input.inputs.begin() + 1)) {
       std::size_t i = 0;
       while (i < expected.size() && i + 1 < input.inputs.size() && input.inputs[i + 1] == expected[i]) ++i;
-      throw PipelineError(PipelineError::Kind::kUnsatisfiedCircuit,
-                          where + ": public input " + std::to_string(i) +
-                              " from the vanilla proofs differs from the one the verifier derives (challenge " +
-                              std::to_string(i < 3 ? 0 : (i - 3) / 18) +
-                              "): the C1 file does not match its replica_id, seed or proof type");
+      throw PipelineError(
+          PipelineError::Kind::kUnsatisfiedCircuit,
+          where + ": public input " + std::to_string(i) +
+              " from the vanilla proofs differs from the one the verifier derives (challenge " +
+              std::to_string(i < 3 ? 0 : (i - 3) / 18) +
+              "): the C1 file does not match its replica_id, seed or proof type");
     }
     report.phases["inputs"] += inputs_timer.elapsed();
     // a*b = c for every constraint: a cheap pass over what synthesis already computed. On a
@@ -303,7 +307,8 @@ class BackStage {
       progress(options_, "verifying " + job.path);
       PhaseTimer verify_timer;
       const groth16::VerifyingKey& vk = store_.vk_for(*proof.shape);
-      report.verified = verify_sector_proofs(vk, proof, c1.replica_id, c1.comm_d, c1.comm_r, c1.seed, job.proofs);
+      report.verified =
+          verify_sector_proofs(vk, proof, c1.replica_id, c1.comm_d, c1.comm_r, c1.seed, job.proofs);
       report.phases["verify"] = verify_timer.elapsed();
       if (!report.verified)
         throw PipelineError(
@@ -324,7 +329,8 @@ class BackStage {
     if (options_.dump_public_inputs) {
       std::vector<std::vector<algebra::Fr>> inputs;
       for (unsigned k = 0; k < proof.partitions(); ++k)
-        inputs.push_back(porep::generate_public_inputs(proof, c1.replica_id, c1.comm_d, c1.comm_r, c1.seed, k));
+        inputs.push_back(
+            porep::generate_public_inputs(proof, c1.replica_id, c1.comm_d, c1.comm_r, c1.seed, k));
       std::string json = public_inputs_json(inputs);
       report.public_inputs_path =
           (std::filesystem::path(options_.output_dir) / (report.sector + ".inputs.json")).string();

@@ -29,11 +29,11 @@ void run_two_stage(const std::function<std::optional<T>()>& produce, const std::
   }
   std::mutex mutex;
   std::condition_variable changed;
-  std::optional<T> ready;           // made, not yet taken
-  std::exception_ptr failure;       // what produce() threw
-  bool produced_all = false;        // produce() returned nothing or threw
-  bool may_produce = true;          // the consumer took the last item made
-  bool stop = false;                // the consumer failed
+  std::optional<T> ready;      // made, not yet taken
+  std::exception_ptr failure;  // what produce() threw
+  bool produced_all = false;   // produce() returned nothing or threw
+  bool may_produce = true;     // the consumer took the last item made
+  bool stop = false;           // the consumer failed
 
   std::thread producer([&] {
     for (;;) {
