@@ -7,6 +7,7 @@
 #include <string>
 #include <utility>
 
+#include "prover/groth16/dense_gather.hpp"
 #include "prover/groth16/domain.hpp"
 #include "prover/groth16/errors.hpp"
 #include "prover/groth16/msm.hpp"
@@ -59,12 +60,6 @@ void check_fit(const Parameters& p, const ProverInput& in, std::size_t num_a_aux
   if (p.vk.delta_g1.is_identity() || p.vk.delta_g2.is_identity())
     mismatch(
         "parameters: delta is the point at infinity (a subverted setup)");  // bellperson UnexpectedIdentity
-}
-
-// The scalars that meet the set bits of `density`, appended to `out` in order.
-void append_dense(const std::vector<Fr>& values, const r1cs::DensityBits& density, std::vector<Fr>& out) {
-  for (std::size_t i = 0; i < values.size(); ++i)
-    if (density.test(i)) out.push_back(values[i]);
 }
 
 class CpuEngine final : public ProverEngine {
