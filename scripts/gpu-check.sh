@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # GPU check: configure + build the CUDA backend for sm_90 (H100/H200) in build-gpu-device, run the
 # ctest label `gpu`, `cuzk info`, and the benchmark sweep (cuzk_bench_gpu); logs and JSON go to $OUT
-# (default ./gpu-check-out); a table is printed last.
+# (default ./gpu-check-out; at most 8 files, what the device tool brings back: system.txt, build.log,
+# tests.log, prove-2kib.log, prove-cpu.json, prove-gpu.json, bench.log, bench.json); a table is printed last.
 #
 #   scripts/gpu-check.sh [full|quick|tests|bench] [extra cuzk_bench_gpu arguments...]
 #     full   tests (ctest label gpu, and a 2KiB sector proven on the CPU and with --gpu) + the whole sweep (G1 MSM 2^20..2^27 random and witness-like, G2 MSM 2^20..2^25,
@@ -23,19 +24,19 @@ arch="${CUZK_GPU_ARCH:-90}"
 mkdir -p "$out"
 jobs="$(nproc 2>/dev/null || echo 4)"
 
-nvidia-smi --query-gpu=name,memory.total,clocks.sm,clocks.max.sm,driver_version --format=csv 2>&1 | tee "$out/nvidia-smi.txt" || true
+nvidia-smi --query-gpu=name,memory.total,clocks.sm,clocks.max.sm,driver_version --format=csv 2>&1 | tee "$out/system.txt" || true
 
 if [ "${CUZK_GPU_PREBUILT:-0}" != 1 ]; then
   echo "== configure + build ($build, sm_$arch)"
   cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DCUZK_CUDA=ON -DCUZK_BUILD_BENCH=OFF \
-    -DCMAKE_CUDA_ARCHITECTURES="$arch" >"$out/configure.log" 2>&1 || { tail -30 "$out/configure.log"; exit 1; }
+    -DCMAKE_CUDA_ARCHITECTURES="$arch" >"$out/build.log" 2>&1 || { tail -30 "$out/build.log"; exit 1; }
   if [ -n "${CUZK_GPU_TARGETS:-}" ]; then
     read -r -a targets <<<"$CUZK_GPU_TARGETS"
   else
     targets=(cuzk cuzk_bench_gpu)
     for t in "$root"/tests/gpu/test_*.cu; do targets+=("gpu_$(basename "$t" .cu)"); done
   fi
-  cmake --build "$build" -j "$jobs" --target "${targets[@]}" >"$out/build.log" 2>&1 || { tail -40 "$out/build.log"; exit 1; }
+  cmake --build "$build" -j "$jobs" --target "${targets[@]}" >>"$out/build.log" 2>&1 || { tail -40 "$out/build.log"; exit 1; }
 fi
 
 [ "$mode" = build ] && { echo "== built in $build"; exit 0; }
@@ -79,7 +80,7 @@ fi
 status=0
 if [ "$mode" != bench ]; then
   echo "== cuzk info"
-  "$build/cuzk" info 2>&1 | tee "$out/info.txt" || status=1
+  "$build/cuzk" info 2>&1 | tee -a "$out/system.txt" || status=1
   echo "== gpu tests"
   if [ "${CUZK_GPU_PREBUILT:-0}" = 1 ]; then
     for t in "$build"/tests/gpu_test_*; do
