@@ -273,20 +273,20 @@ void bench_msm(const char* group, unsigned lo, unsigned hi, int reps, bool witne
   for (unsigned lg = lo; lg <= hi; ++lg) {
     const std::size_t n = std::size_t{1} << lg;
     const int r = lg >= 26 ? std::max(3, reps - 2) : reps;
-    auto ms = time_wall(r, [&] { msm.run_device(random, n); });
-    const auto& t = msm.last_timings();
     char note[256];
-    std::snprintf(note, sizeof note, "c=%u w=%u | sort %.1f acc %.1f red %.1f digits %.1f ms", t.window_bits,
-                  t.windows, t.sort_ms, t.accumulate_ms, t.reduce_ms, t.digits_ms);
-    record(std::string(group) + " MSM random (device)", lg, ms, note);
+    // Times the random-scalar MSM with `options` and records it with the phases of its last run.
+    auto time_random = [&](const std::string& what, const gpu::MsmOptions& options) {
+      auto ms = time_wall(r, [&] { msm.run_device(random, n, options); });
+      const auto& t = msm.last_timings();
+      std::snprintf(note, sizeof note, "c=%u w=%u | sort %.1f acc %.1f red %.1f digits %.1f ms",
+                    t.window_bits, t.windows, t.sort_ms, t.accumulate_ms, t.reduce_ms, t.digits_ms);
+      record(std::string(group) + what, lg, ms, note);
+    };
+    time_random(" MSM random (device)", {});
     for (unsigned c : g_window_bits) {
       gpu::MsmOptions forced;
       forced.window_bits = c;
-      auto msc = time_wall(r, [&] { msm.run_device(random, n, forced); });
-      const auto& tc = msm.last_timings();
-      std::snprintf(note, sizeof note, "c=%u w=%u | sort %.1f acc %.1f red %.1f digits %.1f ms",
-                    tc.window_bits, tc.windows, tc.sort_ms, tc.accumulate_ms, tc.reduce_ms, tc.digits_ms);
-      record(std::string(group) + " MSM random, c=" + std::to_string(c), lg, msc, note);
+      time_random(" MSM random, c=" + std::to_string(c), forced);
     }
     if (witness) {
       auto msw = time_wall(r, [&] { msm.run_device(witness, n); });

@@ -24,21 +24,23 @@ class ResidentBases {
   }
   algebra::Jacobian<Cfg> run(std::span<const Fr> scalars) {
     if (scalars.empty()) return algebra::Jacobian<Cfg>::identity();
-    if (!msm_ || scalars.size() > msm_->size())
-      throw GpuError("GPU prover: " + std::to_string(scalars.size()) + " scalars for " +
-                     std::to_string(msm_ ? msm_->size() : 0) + " resident bases");
+    check(scalars.size());
     return msm_->run(scalars);
   }
   // Scalars already on the device (complete: the caller synchronised their producer).
   algebra::Jacobian<Cfg> run_device(const Fr* d_scalars, std::size_t count) {
     if (count == 0) return algebra::Jacobian<Cfg>::identity();
-    if (!msm_ || count > msm_->size())
-      throw GpuError("GPU prover: " + std::to_string(count) + " scalars for " +
-                     std::to_string(msm_ ? msm_->size() : 0) + " resident bases");
+    check(count);
     return msm_->run_device(d_scalars, count);
   }
 
  private:
+  void check(std::size_t count) const {
+    if (!msm_ || count > msm_->size())
+      throw GpuError("GPU prover: " + std::to_string(count) + " scalars for " +
+                     std::to_string(msm_ ? msm_->size() : 0) + " resident bases");
+  }
+
   std::optional<Msm<Cfg>> msm_;
 };
 
@@ -54,12 +56,11 @@ class GpuEngine final : public groth16::ProverEngine {
       while ((std::size_t{1} << lg) < a.size()) ++lg;
       h_step_.emplace(lg);
     }
-    h_count_ = h_step_->run_on_device(a, b, c);  // h stays on the device for msm_h
-    return h_count_;
+    return h_step_->run_on_device(a, b, c);  // h stays on the device for msm_h
   }
   algebra::G1 msm_h() override {
     if (!h_step_) throw GpuError("GPU prover: msm_h before compute_h");
-    return h_.run_device(h_step_->device_h(), h_count_);
+    return h_.run_device(h_step_->device_h(), h_step_->h_count());
   }
   algebra::G1 msm_g1(G1Bases which, std::span<const Fr> scalars) override {
     switch (which) {
@@ -86,7 +87,6 @@ class GpuEngine final : public groth16::ProverEngine {
   ResidentBases<algebra::G1Config> h_, l_, a_, b_g1_;
   ResidentBases<algebra::G2Config> b_g2_;
   std::optional<HStep> h_step_;
-  std::size_t h_count_ = 0;
 };
 
 }  // namespace

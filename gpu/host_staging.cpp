@@ -40,6 +40,14 @@ bool is_pinned(const void* p) {
   return attr.type == cudaMemoryTypeHost;
 }
 
+// Memory that is already pinned: one copy, waited for (the same contract as the staged path).
+void copy_direct(void* dst, const void* src, std::size_t bytes, cudaMemcpyKind kind, cudaStream_t stream) {
+  CUDA_OK(cudaMemcpyAsync(dst, src, bytes, kind, stream));
+  Event copied;
+  copied.record(stream);
+  copied.synchronize();
+}
+
 }  // namespace
 
 HostStaging::HostStaging(std::size_t chunk_bytes) : chunk_bytes_(std::max<std::size_t>(chunk_bytes, 1)) {
@@ -51,14 +59,16 @@ void HostStaging::wait(Slot& slot) {
   slot.busy = false;
 }
 
+void HostStaging::start_copy(Slot& slot, void* dst, const void* src, std::size_t bytes, cudaMemcpyKind kind,
+                             cudaStream_t stream) {
+  CUDA_OK(cudaMemcpyAsync(dst, src, bytes, kind, stream));
+  slot.copied.record(stream);
+  slot.busy = true;
+}
+
 void HostStaging::upload(void* device_dst, const void* host_src, std::size_t bytes, cudaStream_t stream) {
-  if (bytes && is_pinned(host_src)) {  // one direct copy; waited for, as the contract says
-    CUDA_OK(cudaMemcpyAsync(device_dst, host_src, bytes, cudaMemcpyHostToDevice, stream));
-    Event copied;
-    copied.record(stream);
-    copied.synchronize();
-    return;
-  }
+  if (bytes && is_pinned(host_src))
+    return copy_direct(device_dst, host_src, bytes, cudaMemcpyHostToDevice, stream);
   auto* dst = static_cast<std::byte*>(device_dst);
   const auto* src = static_cast<const std::byte*>(host_src);
   for (std::size_t offset = 0, k = 0; offset < bytes; offset += chunk_bytes_, ++k) {
@@ -66,20 +76,13 @@ void HostStaging::upload(void* device_dst, const void* host_src, std::size_t byt
     const std::size_t len = std::min(chunk_bytes_, bytes - offset);
     wait(slot);  // its previous DMA has read the buffer
     parallel_copy(slot.buffer.data(), src + offset, len);
-    CUDA_OK(cudaMemcpyAsync(dst + offset, slot.buffer.data(), len, cudaMemcpyHostToDevice, stream));
-    slot.copied.record(stream);
-    slot.busy = true;
+    start_copy(slot, dst + offset, slot.buffer.data(), len, cudaMemcpyHostToDevice, stream);
   }
 }
 
 void HostStaging::download(void* host_dst, const void* device_src, std::size_t bytes, cudaStream_t stream) {
-  if (bytes && is_pinned(host_dst)) {
-    CUDA_OK(cudaMemcpyAsync(host_dst, device_src, bytes, cudaMemcpyDeviceToHost, stream));
-    Event copied;
-    copied.record(stream);
-    copied.synchronize();
-    return;
-  }
+  if (bytes && is_pinned(host_dst))
+    return copy_direct(host_dst, device_src, bytes, cudaMemcpyDeviceToHost, stream);
   auto* dst = static_cast<std::byte*>(host_dst);
   const auto* src = static_cast<const std::byte*>(device_src);
   const std::size_t chunks = (bytes + chunk_bytes_ - 1) / chunk_bytes_;
@@ -87,9 +90,7 @@ void HostStaging::download(void* host_dst, const void* device_src, std::size_t b
     Slot& slot = slots_[k % slots_.size()];
     wait(slot);
     const std::size_t offset = k * chunk_bytes_, len = std::min(chunk_bytes_, bytes - offset);
-    CUDA_OK(cudaMemcpyAsync(slot.buffer.data(), src + offset, len, cudaMemcpyDeviceToHost, stream));
-    slot.copied.record(stream);
-    slot.busy = true;
+    start_copy(slot, slot.buffer.data(), src + offset, len, cudaMemcpyDeviceToHost, stream);
   };
   if (chunks) issue(0);
   for (std::size_t k = 0; k < chunks; ++k) {

@@ -38,6 +38,9 @@ class HostStaging {
   };
   // Waits until the slot's last DMA is done.
   static void wait(Slot& slot);
+  // Queues a DMA that uses the slot's buffer (as source or destination) and marks the slot busy.
+  static void start_copy(Slot& slot, void* dst, const void* src, std::size_t bytes, cudaMemcpyKind kind,
+                         cudaStream_t stream);
 
   std::size_t chunk_bytes_;
   std::array<Slot, 2> slots_;

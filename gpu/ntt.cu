@@ -508,7 +508,7 @@ HStep::HStep(unsigned log_size)
 
 std::vector<Fr> HStep::run(const std::vector<Fr>& a, const std::vector<Fr>& b, const std::vector<Fr>& c) {
   enqueue(a, b, c);
-  std::vector<Fr> h(a_.size() - 1);  // allocated and zeroed while the device works
+  std::vector<Fr> h(h_count());  // allocated and zeroed while the device works
   staging_.download(h.data(), a_.data(), h.size() * sizeof(Fr), stream_);
   stream_.synchronize();  // also when h is empty (a domain of 1), so that no work outlives the call
   return h;
@@ -518,7 +518,7 @@ std::size_t HStep::run_on_device(const std::vector<Fr>& a, const std::vector<Fr>
                                  const std::vector<Fr>& c) {
   enqueue(a, b, c);
   stream_.synchronize();
-  return a_.size() - 1;
+  return h_count();
 }
 
 void HStep::enqueue(const std::vector<Fr>& a, const std::vector<Fr>& b, const std::vector<Fr>& c) {

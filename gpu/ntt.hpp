@@ -75,6 +75,7 @@ class HStep {
   std::size_t run_on_device(const std::vector<algebra::Fr>& a, const std::vector<algebra::Fr>& b,
                             const std::vector<algebra::Fr>& c);
   const algebra::Fr* device_h() const { return a_.data(); }
+  std::size_t h_count() const { return a_.size() - 1; }  // coefficients of h
 
  private:
   // Checks the lengths, uploads and queues the whole H step on stream_ (h ends in a_).
