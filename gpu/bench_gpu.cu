@@ -305,6 +305,26 @@ void bench_msm(const char* group, unsigned lo, unsigned hi, int reps, bool witne
       record(std::string(group) + " MSM random + HtoD, pageable", lg, msp, "staged through pinned chunks");
     }
   }
+  {  // Bases from host memory (the prover's SRS vectors): converted chunk by chunk into pinned staging,
+     // against converting into a full host copy and one pageable cudaMemcpy (the old way), same run.
+    using DeviceAffine = typename gpu::Msm<Cfg>::DeviceAffine;
+    std::vector<DeviceAffine> raw(max_n);
+    CUDA_OK(cudaMemcpy(raw.data(), points, max_n * sizeof(DeviceAffine), cudaMemcpyDeviceToHost));
+    std::vector<typename gpu::Msm<Cfg>::Affine> host(max_n);
+    for (std::size_t i = 0; i < max_n; ++i) host[i] = gpu::Msm<Cfg>::Affine::from_xy(raw[i].x, raw[i].y);
+    raw = {};
+    auto staged =
+        time_wall(2, [&] { gpu::Msm<Cfg> uploaded{std::span<const typename gpu::Msm<Cfg>::Affine>(host)}; });
+    record(std::string(group) + " bases from host, staged", hi, staged, "Msm(span<Affine>): pinned chunks");
+    auto full_copy = time_wall(2, [&] {
+      std::vector<DeviceAffine> converted(max_n);
+      for (std::size_t i = 0; i < max_n; ++i) converted[i] = gpu::Msm<Cfg>::to_device(host[i]);
+      gpu::DeviceBuffer<DeviceAffine> dst(max_n);
+      CUDA_OK(cudaMemcpy(dst.data(), converted.data(), max_n * sizeof(DeviceAffine), cudaMemcpyHostToDevice));
+    });
+    record(std::string(group) + " bases from host, full copy", hi, full_copy,
+           "convert all, one pageable copy");
+  }
   // Consistency at the smallest size: the 0/1 split and plain Pippenger agree on witness-like scalars.
   if (witness) {
     const std::size_t n = std::size_t{1} << lo;

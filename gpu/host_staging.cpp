@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <string>
 #include <thread>
 #include <vector>
 
@@ -11,23 +12,9 @@ namespace {
 // One thread copies about 5-10 GB/s, well below the ~50 GB/s of the DMA: the chunk is split over a few
 // threads. Four is where a memory-bound copy stops scaling on common servers; fewer on small machines.
 void parallel_copy(std::byte* dst, const std::byte* src, std::size_t bytes) {
-  constexpr std::size_t kMinBytesPerThread = std::size_t{4} << 20;
-  const unsigned hw = std::max(1u, std::thread::hardware_concurrency());
-  const std::size_t parts =
-      std::min<std::size_t>({4, hw, std::max<std::size_t>(1, bytes / kMinBytesPerThread)});
-  if (parts <= 1) {
-    std::memcpy(dst, src, bytes);
-    return;
-  }
-  const std::size_t step = (bytes + parts - 1) / parts;
-  std::vector<std::thread> workers;
-  workers.reserve(parts - 1);
-  for (std::size_t i = 1; i < parts; ++i) {
-    const std::size_t begin = std::min(bytes, i * step), end = std::min(bytes, begin + step);
-    workers.emplace_back([=] { std::memcpy(dst + begin, src + begin, end - begin); });
-  }
-  std::memcpy(dst, src, std::min(bytes, step));
-  for (auto& w : workers) w.join();
+  split_across_threads(bytes, std::size_t{4} << 20, [&](std::size_t begin, std::size_t end) {
+    std::memcpy(dst + begin, src + begin, end - begin);
+  });
 }
 
 // Memory from cudaHostAlloc / cudaHostRegister needs no staging.
@@ -50,6 +37,26 @@ void copy_direct(void* dst, const void* src, std::size_t bytes, cudaMemcpyKind k
 
 }  // namespace
 
+void split_across_threads(std::size_t count, std::size_t min_per_thread,
+                          const std::function<void(std::size_t, std::size_t)>& fn) {
+  const unsigned hw = std::max(1u, std::thread::hardware_concurrency());
+  const std::size_t parts = std::min<std::size_t>(
+      {4, hw, std::max<std::size_t>(1, count / std::max<std::size_t>(min_per_thread, 1))});
+  if (parts <= 1) {
+    if (count) fn(0, count);
+    return;
+  }
+  const std::size_t step = (count + parts - 1) / parts;
+  std::vector<std::thread> workers;
+  workers.reserve(parts - 1);
+  for (std::size_t i = 1; i < parts; ++i) {
+    const std::size_t begin = std::min(count, i * step), end = std::min(count, begin + step);
+    if (begin < end) workers.emplace_back([&fn, begin, end] { fn(begin, end); });
+  }
+  fn(0, std::min(count, step));
+  for (auto& w : workers) w.join();
+}
+
 HostStaging::HostStaging(std::size_t chunk_bytes) : chunk_bytes_(std::max<std::size_t>(chunk_bytes, 1)) {
   for (auto& slot : slots_) slot.buffer = PinnedBuffer<std::byte>(chunk_bytes_);
 }
@@ -69,13 +76,30 @@ void HostStaging::start_copy(Slot& slot, void* dst, const void* src, std::size_t
 void HostStaging::upload(void* device_dst, const void* host_src, std::size_t bytes, cudaStream_t stream) {
   if (bytes && is_pinned(host_src))
     return copy_direct(device_dst, host_src, bytes, cudaMemcpyHostToDevice, stream);
-  auto* dst = static_cast<std::byte*>(device_dst);
   const auto* src = static_cast<const std::byte*>(host_src);
-  for (std::size_t offset = 0, k = 0; offset < bytes; offset += chunk_bytes_, ++k) {
+  upload_generated(
+      device_dst, bytes, 1,
+      [src](std::byte* chunk, std::size_t offset, std::size_t len) {
+        parallel_copy(chunk, src + offset, len);
+      },
+      stream);
+}
+
+void HostStaging::upload_generated(void* device_dst, std::size_t bytes, std::size_t granule,
+                                   const std::function<void(std::byte*, std::size_t, std::size_t)>& fill,
+                                   cudaStream_t stream) {
+  if (granule == 0 || granule > chunk_bytes_)
+    throw GpuError("HostStaging: element of " + std::to_string(granule) + " bytes for chunks of " +
+                   std::to_string(chunk_bytes_));
+  if (bytes % granule)
+    throw GpuError("HostStaging: " + std::to_string(bytes) + " bytes are not whole elements");
+  const std::size_t step = chunk_bytes_ / granule * granule;
+  auto* dst = static_cast<std::byte*>(device_dst);
+  for (std::size_t offset = 0, k = 0; offset < bytes; offset += step, ++k) {
     Slot& slot = slots_[k % slots_.size()];
-    const std::size_t len = std::min(chunk_bytes_, bytes - offset);
+    const std::size_t len = std::min(step, bytes - offset);
     wait(slot);  // its previous DMA has read the buffer
-    parallel_copy(slot.buffer.data(), src + offset, len);
+    fill(slot.buffer.data(), offset, len);
     start_copy(slot, dst + offset, slot.buffer.data(), len, cudaMemcpyHostToDevice, stream);
   }
 }

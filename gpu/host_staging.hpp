@@ -11,10 +11,16 @@
 
 #include <array>
 #include <cstddef>
+#include <functional>
 
 #include "gpu/device_buffer.hpp"
 
 namespace cuzk::gpu {
+
+// fn(begin, end) over [0, count) split across up to 4 threads (this one included); one thread for small
+// counts. For the memory-bound loops around host <-> device copies.
+void split_across_threads(std::size_t count, std::size_t min_per_thread,
+                          const std::function<void(std::size_t, std::size_t)>& fn);
 
 class HostStaging {
  public:
@@ -27,6 +33,13 @@ class HostStaging {
   // host -> device, queued on `stream` after the work already there. Returns once the host memory may be
   // reused (it has been copied into the pinned chunks); the device copies complete in stream order.
   void upload(void* device_dst, const void* host_src, std::size_t bytes, cudaStream_t stream);
+  // host -> device where the bytes are made chunk by chunk in pinned memory: fill(chunk, offset, length)
+  // writes bytes [offset, offset + length) of the data, offsets and lengths whole multiples of `granule`
+  // (one element: a base point converted to the device layout, say), so that no full-size host copy is
+  // ever made. Same return and ordering as upload().
+  void upload_generated(void* device_dst, std::size_t bytes, std::size_t granule,
+                        const std::function<void(std::byte*, std::size_t, std::size_t)>& fill,
+                        cudaStream_t stream);
   // device -> host after the work queued on `stream`. Returns when host_dst holds the data.
   void download(void* host_dst, const void* device_src, std::size_t bytes, cudaStream_t stream);
 

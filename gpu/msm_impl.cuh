@@ -462,7 +462,7 @@ struct Msm<Cfg>::Impl {
 
   // Scratch, grown on demand and kept across calls.
   DeviceBuffer<Fr> scalars;
-  std::optional<HostStaging> staging;  // made by the first run() on host scalars
+  std::optional<HostStaging> staging;  // made by the upload of host bases or the first run() on host scalars
   DeviceBuffer<uint32_t> ones_bitmap, ones_per_word, ones_offset, ones_index, tail_flag, tail_pos, tail_index;
   DeviceBuffer<uint32_t> keys_in, values_in, keys_out, values_out, start, end, heavy_list, heavy_count;
   DeviceBuffer<Xyzz<F>> bucket_sums, partial_first, partial_last, seg_t, seg_r, window_sums, ones_partial,
@@ -684,14 +684,24 @@ typename Msm<Cfg>::DeviceAffine Msm<Cfg>::to_device(const Affine& p) {
 
 template <class Cfg>
 Msm<Cfg>::Msm(std::span<const Affine> bases) : impl_(std::make_unique<Impl>()) {
-  std::vector<DeviceAffine> converted(bases.size());
-  for (std::size_t i = 0; i < bases.size(); ++i) converted[i] = to_device(bases[i]);
-  if (!converted.empty()) {
-    CUDA_OK(cudaMalloc(reinterpret_cast<void**>(&impl_->bases), converted.size() * sizeof(DeviceAffine)));
-    CUDA_OK(cudaMemcpy(impl_->bases, converted.data(), converted.size() * sizeof(DeviceAffine),
-                       cudaMemcpyHostToDevice));
-  }
   impl_->count = bases.size();
+  if (bases.empty()) return;
+  const std::size_t bytes = bases.size() * sizeof(DeviceAffine);
+  CUDA_OK(cudaMalloc(reinterpret_cast<void**>(&impl_->bases), bytes));
+  // Converted to the device layout chunk by chunk in pinned memory (the SRS vectors are up to 12 GiB at
+  // 32GiB sectors: no second full copy on the host, and pinned-speed copies).
+  impl_->staging.emplace();
+  impl_->staging->upload_generated(
+      impl_->bases, bytes, sizeof(DeviceAffine),
+      [&](std::byte* chunk, std::size_t offset, std::size_t len) {
+        auto* out = reinterpret_cast<DeviceAffine*>(chunk);
+        const std::size_t first = offset / sizeof(DeviceAffine);
+        split_across_threads(len / sizeof(DeviceAffine), 1 << 16, [&](std::size_t begin, std::size_t end) {
+          for (std::size_t i = begin; i < end; ++i) out[i] = to_device(bases[first + i]);
+        });
+      },
+      impl_->stream.get());
+  impl_->stream.synchronize();
 }
 
 template <class Cfg>

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <cstring>
 #include <vector>
 
 #include "gpu/device_buffer.hpp"
@@ -50,6 +51,34 @@ TEST(GpuHostStaging, DownloadWaitsForQueuedWork) {
   std::vector<std::uint8_t> out(bytes);
   staging.download(out.data(), a.data(), bytes, stream);
   EXPECT_EQ(out, second);
+}
+
+// Bytes made in the pinned chunks: elements of 96 bytes (a G1 base) never split across chunks of 1000.
+TEST(GpuHostStaging, GeneratedElementsArriveWhole) {
+  CUZK_REQUIRE_GPU();
+  gpu::Stream stream;
+  gpu::HostStaging staging(1000);
+  constexpr std::size_t kElement = 96, kCount = 1234;
+  const auto expected = pattern(kElement * kCount, 3);
+  gpu::DeviceBuffer<std::uint8_t> device(expected.size());
+  std::size_t calls = 0;
+  staging.upload_generated(
+      device.data(), expected.size(), kElement,
+      [&](std::byte* chunk, std::size_t offset, std::size_t len) {
+        ++calls;
+        EXPECT_EQ(offset % kElement, 0u);
+        EXPECT_EQ(len % kElement, 0u);
+        EXPECT_LE(len, 1000u);
+        std::memcpy(chunk, expected.data() + offset, len);
+      },
+      stream);
+  std::vector<std::uint8_t> out(expected.size());
+  staging.download(out.data(), device.data(), out.size(), stream);
+  EXPECT_EQ(out, expected);
+  EXPECT_EQ(calls, (kCount + 9) / 10);  // 10 elements of 96 bytes per chunk of 1000
+  EXPECT_THROW(staging.upload_generated(
+                   device.data(), 100, 96, [](std::byte*, std::size_t, std::size_t) {}, stream),
+               gpu::GpuError);  // not whole elements
 }
 
 TEST(GpuHostStaging, PinnedMemoryGoesDirect) {
