@@ -224,7 +224,7 @@ void bench_h(unsigned lg, int reps) {
     e1.synchronize();
     if (i) ms.push_back(e1.elapsed_ms_since(e0));
   }
-  record("H step (a,b,c on device)", lg, ms, "7 NTTs + pointwise");
+  record("H step (a,b,c on device)", lg, ms, "6 NTTs, pointwise fused");
   gpu::PinnedBuffer<Fr> ha(n), hb(n), hc(n);
   CUDA_OK(cudaMemcpy(ha.data(), src, n * sizeof(Fr), cudaMemcpyDeviceToHost));
   CUDA_OK(cudaMemcpy(hb.data(), src + n, n * sizeof(Fr), cudaMemcpyDeviceToHost));

@@ -38,6 +38,11 @@ struct PassParams {
   bool post_bitrev;  //   i = bitrev(position)
   bool post_scale;   // multiply stored values by `scale`
   DevFr scale;
+  // Fused pointwise work (positions as this pass reads and writes them): the first pass multiplies the
+  // element at position g by pre_mul[g]; the last subtracts sub_factor * post_sub[g] from it, last of all.
+  const DevFr* pre_mul;
+  const DevFr* post_sub;
+  DevFr sub_factor;
 };
 
 __device__ __forceinline__ DevFr table_power(const DevFr* lo, const DevFr* hi, uint32_t i) {
@@ -59,12 +64,35 @@ __device__ __forceinline__ uint32_t global_index(const PassParams& p, uint32_t b
   return (high << (p.lo_bit + p.k)) | (mid << p.lo_bit) | (low_hi << p.t) | col;
 }
 
-__device__ __forceinline__ DevFr twiddle(const PassParams& p, const DevFr* tw, uint32_t g0, unsigned sigma) {
+// One element in two 16-byte accesses (elements are 32-byte aligned in every array here). `data` is read
+// and written by the same kernel, so its loads are plain ones; the tables' go through the read-only path.
+__device__ __forceinline__ DevFr load_fr(const DevFr* p) {
+  const uint4* src = reinterpret_cast<const uint4*>(p);
+  const uint4 lo = src[0], hi = src[1];
+  return DevFr{{lo.x, lo.y, lo.z, lo.w, hi.x, hi.y, hi.z, hi.w}};
+}
+__device__ __forceinline__ DevFr load_fr_ro(const DevFr* p) {
+  const uint4* src = reinterpret_cast<const uint4*>(p);
+  const uint4 lo = __ldg(src), hi = __ldg(src + 1);
+  return DevFr{{lo.x, lo.y, lo.z, lo.w, hi.x, hi.y, hi.z, hi.w}};
+}
+__device__ __forceinline__ void store_fr(DevFr* p, const DevFr& x) {
+  uint4* dst = reinterpret_cast<uint4*>(p);
+  dst[0] = make_uint4(x.v[0], x.v[1], x.v[2], x.v[3]);
+  dst[1] = make_uint4(x.v[4], x.v[5], x.v[6], x.v[7]);
+}
+
+// Where w^e lives in the twiddle table for the butterfly at global index g0 of stage sigma: the index, and
+// whether the table value is to be negated (an inverse transform's w^-e = w^(N - e) = -w^(N/2 - e)).
+struct TwiddleRef {
+  uint32_t index;
+  bool negate;
+};
+__device__ __forceinline__ TwiddleRef twiddle_ref(const PassParams& p, uint32_t g0, unsigned sigma) {
   uint32_t j = g0 & ((1u << sigma) - 1);
   uint32_t e = (j << (p.lg - 1 - sigma)) << p.tw_shift;
-  if (!p.inverse) return tw[e];
-  if (e == 0) return tw[0];
-  return -tw[p.half_table - e];  // w^-e = w^(N - e) = -w^(N/2 - e)
+  if (!p.inverse || e == 0) return {e, false};
+  return {p.half_table - e, true};
 }
 
 // Shared memory holds the block's elements word-major (word w of local element l at w * stride +
@@ -101,13 +129,30 @@ __device__ __forceinline__ void fill_block_twiddles(uint32_t* tw_smem, uint32_t 
                                                     const PassParams& p, const DevFr* __restrict__ tw,
                                                     uint32_t b, unsigned mid_shift) {
   const uint32_t count = block_twiddle_count(p.k, mid_shift);
-  for (uint32_t idx = threadIdx.x; idx < count; idx += blockDim.x) {
-    const uint32_t hi = (idx >> mid_shift) + 1;  // in [2^q, 2^(q+1))
-    const unsigned q = 31 - __clz(hi);
-    const uint32_t e = ((hi - (1u << q)) << mid_shift) | (idx & ((1u << mid_shift) - 1));
-    const DevFr x = twiddle(p, tw, global_index(p, b, e), p.lo_bit + q);
+  // kBatch loads per thread issued together, then stored: one memory latency per batch, not per twiddle.
+  constexpr int kBatch = 4;
+  for (uint32_t idx0 = threadIdx.x; idx0 < count; idx0 += kBatch * blockDim.x) {
+    DevFr x[kBatch];
+    bool negate[kBatch];
 #pragma unroll
-    for (int w = 0; w < 8; ++w) tw_smem[w * tw_stride + slot(idx)] = x.v[w];
+    for (int r = 0; r < kBatch; ++r) {
+      const uint32_t idx = idx0 + r * blockDim.x;
+      if (idx >= count) break;
+      const uint32_t hi = (idx >> mid_shift) + 1;  // in [2^q, 2^(q+1))
+      const unsigned q = 31 - __clz(hi);
+      const uint32_t e = ((hi - (1u << q)) << mid_shift) | (idx & ((1u << mid_shift) - 1));
+      const TwiddleRef ref = twiddle_ref(p, global_index(p, b, e), p.lo_bit + q);
+      x[r] = load_fr_ro(tw + ref.index);
+      negate[r] = ref.negate;
+    }
+#pragma unroll
+    for (int r = 0; r < kBatch; ++r) {
+      const uint32_t idx = idx0 + r * blockDim.x;
+      if (idx >= count) break;
+      if (negate[r]) x[r] = -x[r];
+#pragma unroll
+      for (int w = 0; w < 8; ++w) tw_smem[w * tw_stride + slot(idx)] = x[r].v[w];
+    }
   }
 }
 
@@ -185,12 +230,28 @@ __global__ void __launch_bounds__(128, 3)
   const uint32_t tw_stride = slots_for(block_twiddle_count(p.k, mid_shift));
   fill_block_twiddles(tw_smem, tw_stride, p, tw, b, mid_shift);
 
-  for (uint32_t l = threadIdx.x; l < E; l += blockDim.x) {
-    uint32_t g = global_index(p, b, l);
-    DevFr x = data[g];
-    if (p.pre_coset) x = x * table_power(g_lo, g_hi, p.pre_bitrev ? bit_reverse(g, p.lg) : g);
+  // The block's elements, kBatch per thread with their loads issued together (a strided pass reads
+  // scattered 64-byte pieces: one at a time, the load phase was a chain of memory latencies).
+  constexpr int kBatch = 8;  // 1024 elements, 128 threads
+  for (uint32_t l0 = threadIdx.x; l0 < E; l0 += kBatch * blockDim.x) {
+    DevFr x[kBatch];
 #pragma unroll
-    for (int w = 0; w < 8; ++w) smem[w * stride + slot(l)] = x.v[w];
+    for (int r = 0; r < kBatch; ++r) {
+      const uint32_t l = l0 + r * blockDim.x;
+      if (l < E) x[r] = load_fr(data + global_index(p, b, l));
+    }
+#pragma unroll
+    for (int r = 0; r < kBatch; ++r) {
+      const uint32_t l = l0 + r * blockDim.x;
+      if (l >= E) break;
+      if (p.pre_mul) x[r] = x[r] * load_fr_ro(p.pre_mul + global_index(p, b, l));
+      if (p.pre_coset) {
+        const uint32_t g = global_index(p, b, l);
+        x[r] = x[r] * table_power(g_lo, g_hi, p.pre_bitrev ? bit_reverse(g, p.lg) : g);
+      }
+#pragma unroll
+      for (int w = 0; w < 8; ++w) smem[w * stride + slot(l)] = x[r].v[w];
+    }
   }
   __syncthreads();
 
@@ -225,7 +286,8 @@ __global__ void __launch_bounds__(128, 3)
     for (int w = 0; w < 8; ++w) x.v[w] = smem[w * stride + slot(l)];
     if (p.post_scale) x = x * p.scale;
     if (p.post_coset) x = x * table_power(gi_lo, gi_hi, p.post_bitrev ? bit_reverse(g, p.lg) : g);
-    data[g] = x;
+    if (p.post_sub) x = x - load_fr_ro(p.post_sub + g) * p.sub_factor;
+    store_fr(data + g, x);
   }
 }
 
@@ -279,27 +341,20 @@ __global__ void bit_reverse_kernel(DevFr* __restrict__ data, unsigned lg, uint32
   }
 }
 
-// Multiplies element i by a power (lo/hi tables) and a constant: used when no pass can carry it.
-__global__ void scale_kernel(DevFr* __restrict__ data, uint32_t n, DevFr scale, bool use_table, bool bitrev,
-                             unsigned lg, const DevFr* __restrict__ lo, const DevFr* __restrict__ hi) {
-  uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
-  if (i >= n) return;
-  DevFr x = data[i] * scale;
-  if (use_table) x = x * table_power(lo, hi, bitrev && lg ? bit_reverse(i, lg) : i);
-  data[i] = x;
+// A transform of size 1 is the identity (g^0 = 1): only the scale and the fused pointwise work remain.
+__global__ void size_one_kernel(DevFr* __restrict__ data, DevFr scale, const DevFr* __restrict__ pre_mul,
+                                const DevFr* __restrict__ post_sub, DevFr sub_factor) {
+  DevFr x = data[0];
+  if (pre_mul) x = x * pre_mul[0];
+  x = x * scale;
+  if (post_sub) x = x - post_sub[0] * sub_factor;
+  data[0] = x;
 }
 
 __global__ void build_table_kernel(DevFr* __restrict__ out, uint64_t count, const DevFr* __restrict__ lo,
                                    const DevFr* __restrict__ hi) {
   uint64_t i = blockIdx.x * static_cast<uint64_t>(blockDim.x) + threadIdx.x;
   if (i < count) out[i] = hi[i >> kPowLoBits] * lo[i & (kPowLoSize - 1)];
-}
-
-// a_i = a_i * b_i - c_i * c_factor (see compute_h for where the constants went)
-__global__ void h_pointwise_kernel(DevFr* __restrict__ a, const DevFr* __restrict__ b,
-                                   const DevFr* __restrict__ c, uint32_t n, DevFr c_factor) {
-  uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
-  if (i < n) a[i] = a[i] * b[i] - c[i] * c_factor;
 }
 
 DevFr to_dev(const Fr& x) {
@@ -394,8 +449,8 @@ void NttContext::transform(Fr* d_values, unsigned lg, NttDirection direction, Nt
 }
 
 void NttContext::transform_scaled(Fr* d_values, unsigned lg, NttDirection direction, NttOrder input,
-                                  NttOrder output, bool coset, std::optional<Fr> scale,
-                                  cudaStream_t stream) const {
+                                  NttOrder output, bool coset, std::optional<Fr> scale, cudaStream_t stream,
+                                  const Fr* pre_mul, const Fr* post_sub, const Fr& sub_factor) const {
   if (lg > max_log_) throw GpuError("NttContext::transform: domain larger than the context's");
   DevFr* data = reinterpret_cast<DevFr*>(d_values);
   const uint32_t n = 1u << lg;
@@ -406,9 +461,14 @@ void NttContext::transform_scaled(Fr* d_values, unsigned lg, NttDirection direct
   const auto* gilo = reinterpret_cast<const DevFr*>(gen_inv_lo_.data());
   const auto* gihi = reinterpret_cast<const DevFr*>(gen_inv_hi_.data());
 
-  if (lg == 0) {  // a transform of size 1 is the identity (g^0 = 1), up to the scale
-    if (scale) {
-      scale_kernel<<<1, 32, 0, stream>>>(data, 1, to_dev(*scale), false, false, 0, nullptr, nullptr);
+  const auto* mul_by = reinterpret_cast<const DevFr*>(pre_mul);
+  const auto* sub = reinterpret_cast<const DevFr*>(post_sub);
+  if ((mul_by || sub) && input != NttOrder::kNatural)
+    throw GpuError("NttContext: fused pointwise work needs a natural-order input");
+  if (lg == 0) {
+    if (scale || mul_by || sub) {
+      size_one_kernel<<<1, 1, 0, stream>>>(data, to_dev(scale.value_or(Fr::one())), mul_by, sub,
+                                           to_dev(sub_factor));
       CUDA_LAUNCH_OK();
     }
     return;
@@ -457,6 +517,9 @@ void NttContext::transform_scaled(Fr* d_values, unsigned lg, NttDirection direct
     p.post_bitrev = post_bitrev;
     p.post_scale = last && scale.has_value();
     p.scale = to_dev(scale.value_or(Fr::one()));
+    p.pre_mul = i == 0 ? mul_by : nullptr;
+    p.post_sub = last ? sub : nullptr;
+    p.sub_factor = to_dev(sub_factor);
     const uint32_t elements = 1u << (p.k + p.t);
     const uint32_t blocks = n / elements;
     const uint32_t threads = std::max(32u, std::min(128u, elements / 8));  // one radix-8 group each
@@ -470,19 +533,29 @@ void NttContext::transform_scaled(Fr* d_values, unsigned lg, NttDirection direct
 }
 
 void NttContext::compute_h(Fr* d_a, Fr* d_b, Fr* d_c, unsigned lg, cudaStream_t stream) const {
-  for (Fr* x : {d_a, d_b, d_c}) h_to_coset(x, lg, stream);
+  h_to_coset(d_a, lg, stream);
+  h_to_coset(d_b, lg, stream);
+  h_to_coefficients(d_c, lg, stream);
   h_finish(d_a, d_b, d_c, lg, stream);
 }
 
+// h = (coset_inverse(A * B on the coset) - C) / Z: C has degree < n, so coset_inverse(C on the coset) is
+// C's coefficients exactly and c needs no trip to the coset and back (6 transforms, not the 7 of the
+// textbook sequence; the same field elements). Z(X) = X^n - 1 is the constant g^n - 1 on the coset.
 // The inverse transforms skip their 1/n (one multiplication per element each): a, b, c come out n times
-// too large, so a*b - n*c is n^2 (a*b - c). The final inverse transform's single scale then takes 1/n,
-// Z^-1 and n^-2 at once. Z(X) = X^n - 1 is the constant g^n - 1 on the coset.
+// too large. The final transform's single scale takes the 1/n of the three inverse transforms on a and b
+// and of itself, and Z^-1: 1 / (Z n^3); c's coefficients are divided by n Z as they are subtracted.
 void NttContext::h_to_coset(Fr* d_x, unsigned lg, cudaStream_t stream) const {
   if (lg > max_log_) throw GpuError("NttContext::compute_h: domain larger than the context's");
   // Evaluations -> coefficients (bit-reversed), then -> evaluations on the coset g*H (natural).
+  h_to_coefficients(d_x, lg, stream);
+  transform(d_x, lg, NttDirection::kForward, NttOrder::kBitReversed, NttOrder::kNatural, true, stream);
+}
+
+void NttContext::h_to_coefficients(Fr* d_x, unsigned lg, cudaStream_t stream) const {
+  if (lg > max_log_) throw GpuError("NttContext::compute_h: domain larger than the context's");
   transform_scaled(d_x, lg, NttDirection::kInverse, NttOrder::kNatural, NttOrder::kBitReversed, false,
                    std::nullopt, stream);
-  transform(d_x, lg, NttDirection::kForward, NttOrder::kBitReversed, NttOrder::kNatural, true, stream);
 }
 
 void NttContext::h_finish(Fr* d_a, const Fr* d_b, const Fr* d_c, unsigned lg, cudaStream_t stream) const {
@@ -490,13 +563,11 @@ void NttContext::h_finish(Fr* d_a, const Fr* d_b, const Fr* d_c, unsigned lg, cu
   const uint32_t n = 1u << lg;
   const Fr n_fr = Fr::from_u64(n);
   const Fr z = Fr::generator().pow(static_cast<std::uint64_t>(n)) - Fr::one();
-  h_pointwise_kernel<<<(n + 255) / 256, 256, 0, stream>>>(
-      reinterpret_cast<DevFr*>(d_a), reinterpret_cast<const DevFr*>(d_b), reinterpret_cast<const DevFr*>(d_c),
-      n, to_dev(n_fr));
-  CUDA_LAUNCH_OK();
-  const Fr final_scale = (z * n_fr * n_fr * n_fr).inverse();  // 1 / (Z n^3)
+  // (n a)(n b) -> the final inverse coset transform, c's coefficients subtracted in its last pass (where
+  // both are in bit-reversed order), then the permutation to natural order.
+  const Fr final_scale = (z * n_fr * n_fr * n_fr).inverse();
   transform_scaled(d_a, lg, NttDirection::kInverse, NttOrder::kNatural, NttOrder::kNatural, true, final_scale,
-                   stream);
+                   stream, d_b, d_c, (n_fr * z).inverse());
 }
 
 HStep::HStep(unsigned log_size)
@@ -537,7 +608,11 @@ void HStep::enqueue(const std::vector<Fr>& a, const std::vector<Fr>& b, const st
     staging_.upload(device[i]->data(), host[i]->data(), host[i]->size() * sizeof(Fr), copy_stream_);
     uploaded_[i].record(copy_stream_);
     uploaded_[i].hold(stream_);
-    ctx_.h_to_coset(device[i]->data(), log_size_, stream_);
+    if (i < 2) {
+      ctx_.h_to_coset(device[i]->data(), log_size_, stream_);
+    } else {
+      ctx_.h_to_coefficients(device[i]->data(), log_size_, stream_);
+    }
   }
   ctx_.h_finish(a_.data(), b_.data(), c_.data(), log_size_, stream_);
 }

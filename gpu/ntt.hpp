@@ -41,18 +41,24 @@ class NttContext {
   // 2^log_size - 1 are h; the last is zero for a satisfied witness). d_b and d_c are clobbered.
   void compute_h(algebra::Fr* d_a, algebra::Fr* d_b, algebra::Fr* d_c, unsigned log_size,
                  cudaStream_t stream) const;
-  // compute_h in its two steps, so that a caller can upload b and c while a is transformed:
-  // h_to_coset on each of a, b, c (evaluations on the domain -> evaluations on the coset, times n), then
-  // h_finish (the pointwise step and the final inverse coset transform, into d_a).
+  // compute_h in steps, so that a caller can upload b and c while a is transformed: h_to_coset on a and
+  // on b (evaluations on the domain -> evaluations on the coset, times n), h_to_coefficients on c
+  // (evaluations -> coefficients, times n, bit-reversed order), then h_finish (the pointwise step and the
+  // final inverse coset transform, into d_a).
   void h_to_coset(algebra::Fr* d_x, unsigned log_size, cudaStream_t stream) const;
+  void h_to_coefficients(algebra::Fr* d_x, unsigned log_size, cudaStream_t stream) const;
   void h_finish(algebra::Fr* d_a, const algebra::Fr* d_b, const algebra::Fr* d_c, unsigned log_size,
                 cudaStream_t stream) const;
 
  private:
-  // As transform, with `scale` (none: no multiplication) in place of an inverse transform's 1/n.
+  // As transform, with `scale` (none: no multiplication) in place of an inverse transform's 1/n, and
+  // optional fused pointwise work (natural-order input only): the input times pre_mul (element by
+  // element), and sub_factor * post_sub subtracted from the output before any final permutation (so in
+  // bit-reversed order for a natural-order output).
   void transform_scaled(algebra::Fr* d_values, unsigned log_size, NttDirection direction, NttOrder input,
-                        NttOrder output, bool coset, std::optional<algebra::Fr> scale,
-                        cudaStream_t stream) const;
+                        NttOrder output, bool coset, std::optional<algebra::Fr> scale, cudaStream_t stream,
+                        const algebra::Fr* pre_mul = nullptr, const algebra::Fr* post_sub = nullptr,
+                        const algebra::Fr& sub_factor = algebra::Fr::zero()) const;
 
   unsigned max_log_;
   DeviceBuffer<algebra::Fr> twiddles_;  // w_N^e for e < N/2, N = 2^max_log
