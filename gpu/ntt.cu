@@ -169,7 +169,11 @@ __device__ __forceinline__ DevFr load_block_twiddle(const uint32_t* tw_smem, uin
 // the 2^G elements that differ only in those bits, does the G radix-2 stages on them (Gentleman-Sande
 // from the top bit down, or Cooley-Tukey from the bottom up), and writes them back. Same butterflies and
 // twiddles as one stage at a time; a third of the shared-memory traffic and barriers for G = 3.
-template <int G, bool Dif>
+// Bottom: the group holds the transform's lowest stages (q_lo = 0 in a pass with lo_bit = 0, so that the
+// local index's low bits are the global index's): the butterfly of stage j for element m uses w^0 = 1
+// whenever the low j bits of m are zero, known at compile time, and skips that multiplication (7 of
+// the 12 in a radix-8 group; 6.5% of a 2^27 transform's twiddle multiplications).
+template <int G, bool Dif, bool Bottom = false>
 __device__ __forceinline__ void radix_group(uint32_t* smem, uint32_t stride, const uint32_t* tw_smem,
                                             uint32_t tw_stride, uint32_t E, unsigned q_lo,
                                             unsigned mid_shift) {
@@ -191,10 +195,16 @@ __device__ __forceinline__ void radix_group(uint32_t* smem, uint32_t stride, con
 #pragma unroll
       for (int m = 0; m < M; ++m) {
         if (m & (1 << j)) continue;
-        const uint32_t l0 = base | (uint32_t(m) << s0);
-        const DevFr wv = load_block_twiddle(tw_smem, tw_stride, q_lo + unsigned(j), mid_shift, l0);
         DevFr& u = x[m];
         DevFr& t = x[m | (1 << j)];
+        if (Bottom && (m & ((1 << j) - 1)) == 0) {  // twiddle 1
+          const DevFr sum = u + t;
+          t = u - t;
+          u = sum;
+          continue;
+        }
+        const uint32_t l0 = base | (uint32_t(m) << s0);
+        const DevFr wv = load_block_twiddle(tw_smem, tw_stride, q_lo + unsigned(j), mid_shift, l0);
         if (Dif) {
           const DevFr sum = u + t;
           t = (u - t) * wv;
@@ -212,6 +222,19 @@ __device__ __forceinline__ void radix_group(uint32_t* smem, uint32_t stride, con
 #pragma unroll
       for (int w = 0; w < 8; ++w) smem[w * stride + at] = x[m].v[w];
     }
+  }
+}
+
+template <int G>
+__device__ __forceinline__ void radix_group_dispatch(bool dif, bool bottom, uint32_t* smem, uint32_t stride,
+                                                     const uint32_t* tw_smem, uint32_t tw_stride, uint32_t E,
+                                                     unsigned q_lo, unsigned mid_shift) {
+  if (bottom) {
+    dif ? radix_group<G, true, true>(smem, stride, tw_smem, tw_stride, E, q_lo, mid_shift)
+        : radix_group<G, false, true>(smem, stride, tw_smem, tw_stride, E, q_lo, mid_shift);
+  } else {
+    dif ? radix_group<G, true>(smem, stride, tw_smem, tw_stride, E, q_lo, mid_shift)
+        : radix_group<G, false>(smem, stride, tw_smem, tw_stride, E, q_lo, mid_shift);
   }
 }
 
@@ -259,22 +282,20 @@ __global__ void __launch_bounds__(128, 3)
   // Gentleman-Sande goes from the top stage down (the rest last), Cooley-Tukey from the bottom up (the
   // rest first).
   const unsigned full = p.k / 3, rest = p.k % 3;
+  // The group at local stage 0 of the pass with the transform's lowest stages has compile-time twiddles.
+  const bool bottom_pass = p.lo_bit == 0;
   auto rest_group = [&] {
     if (rest == 2)
-      p.dif ? radix_group<2, true>(smem, stride, tw_smem, tw_stride, E, 0, mid_shift)
-            : radix_group<2, false>(smem, stride, tw_smem, tw_stride, E, 0, mid_shift);
+      radix_group_dispatch<2>(p.dif, bottom_pass, smem, stride, tw_smem, tw_stride, E, 0, mid_shift);
     if (rest == 1)
-      p.dif ? radix_group<1, true>(smem, stride, tw_smem, tw_stride, E, 0, mid_shift)
-            : radix_group<1, false>(smem, stride, tw_smem, tw_stride, E, 0, mid_shift);
+      radix_group_dispatch<1>(p.dif, bottom_pass, smem, stride, tw_smem, tw_stride, E, 0, mid_shift);
     __syncthreads();
   };
   if (!p.dif && rest) rest_group();
   for (unsigned i = 0; i < full; ++i) {
-    if (p.dif) {
-      radix_group<3, true>(smem, stride, tw_smem, tw_stride, E, p.k - 3 * (i + 1), mid_shift);
-    } else {
-      radix_group<3, false>(smem, stride, tw_smem, tw_stride, E, rest + 3 * i, mid_shift);
-    }
+    const unsigned q_lo = p.dif ? p.k - 3 * (i + 1) : rest + 3 * i;
+    radix_group_dispatch<3>(p.dif, bottom_pass && q_lo == 0, smem, stride, tw_smem, tw_stride, E, q_lo,
+                            mid_shift);
     __syncthreads();
   }
   if (p.dif && rest) rest_group();

@@ -83,7 +83,7 @@ if [ "$mode" != bench ]; then
   "$build/cuzk" info 2>&1 | tee -a "$out/system.txt" || status=1
   echo "== gpu tests"
   if [ "${CUZK_GPU_PREBUILT:-0}" = 1 ]; then
-    for t in "$build"/tests/gpu_test_*; do
+    for t in "$build"/tests/gpu_test_* "$build"/gpu_test_*; do  # a build dir, or a gpu-pack folder
       [ -x "$t" ] || continue
       "$t" --gtest_brief=1 2>&1 | tee -a "$out/tests.log" || status=1
     done
@@ -104,6 +104,14 @@ if [ "$mode" != bench ]; then
       >/dev/null
     "$build/cuzk" verify "$work/gpu/c1.proof" --c1 "$work/c1.json" --params-dir "$work/params"
     "$build/cuzk" compare "$out/prove-cpu.json" "$out/prove-gpu.json" || [ $? = 10 ]
+    # Two sectors with --gpu, synthesis overlapping proving or not (the second report against the first).
+    "$build/cuzk" gen-c1 --sector-size 2KiB --seed 12 --sector-id 6 -o "$work/c1b.json" >/dev/null
+    for overlap in off on; do
+      "$build/cuzk" prove "$work/c1.json" "$work/c1b.json" -o "$work/two-$overlap" --params-dir "$work/params" \
+        --gpu --overlap "$overlap" --report "$work/two-$overlap.json" >/dev/null
+    done
+    echo "two sectors with --gpu: --overlap off -> on"
+    "$build/cuzk" compare "$work/two-off.json" "$work/two-on.json" || [ $? = 10 ]
   } 2>&1 | grep -v " info " | tee "$out/prove-2kib.log" || status=1
 fi
 

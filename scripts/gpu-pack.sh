@@ -8,6 +8,9 @@
 #   # on the GPU machine, from the repository root (the tarball keeps the carried tree small: ~30 MB
 #   # against ~63 MB unpacked, near the device tool's 64 MiB limit):
 #   tar xzf gpu-pack.tar.gz && gpu-pack/run.sh [cuzk_bench_gpu arguments]
+#   # or gpu-check.sh's tests (cuzk info, the GPU tests, 2KiB sectors proven with and without --gpu) from it:
+#   CUZK_GPU_PREBUILT=1 CUZK_GPU_BUILD_DIR=$PWD/gpu-pack LD_LIBRARY_PATH=$PWD/gpu-pack/lib \
+#     OUT=<dir> scripts/gpu-check.sh tests
 #
 # Environment: CUZK_GPU_ARCH (default 90), CUZK_GPU_BUILD_DIR (default build-gpu-pack).
 set -euo pipefail
@@ -20,15 +23,15 @@ tests=()
 for t in "$root"/tests/gpu/test_*.cu; do tests+=("gpu_$(basename "$t" .cu)"); done
 cmake -S "$root" -B "$build" -DCMAKE_BUILD_TYPE=Release -DCUZK_CUDA=ON -DCUZK_BUILD_BENCH=OFF \
   -DCMAKE_CUDA_ARCHITECTURES="$arch" >/dev/null
-cmake --build "$build" -j "$(nproc)" --target cuzk_bench_gpu "${tests[@]}"
+cmake --build "$build" -j "$(nproc)" --target cuzk cuzk_bench_gpu "${tests[@]}"
 
 rm -rf "$dir"
 mkdir -p "$dir/lib"
-cp "$build/cuzk_bench_gpu" "$dir/"
+cp "$build/cuzk" "$build/cuzk_bench_gpu" "$dir/"
 for t in "${tests[@]}"; do cp "$build/tests/$t" "$dir/"; done
-strip --strip-debug "$dir"/cuzk_bench_gpu "$dir"/gpu_test_* 2>/dev/null || true
+strip --strip-debug "$dir"/cuzk "$dir"/cuzk_bench_gpu "$dir"/gpu_test_* 2>/dev/null || true
 # Every non-system library the binaries load (resolved here), so that other versions there do not matter.
-for lib in $(ldd "$dir"/cuzk_bench_gpu "$dir"/gpu_test_* | awk '/=> \// {print $3}' | sort -u); do
+for lib in $(ldd "$dir"/cuzk "$dir"/cuzk_bench_gpu "$dir"/gpu_test_* | awk '/=> \// {print $3}' | sort -u); do
   case "$(basename "$lib")" in
     libc.so* | libm.so* | libdl.so* | librt.so* | libpthread.so* | libgcc_s.so* | libstdc++.so* | ld-linux*) ;;
     *) cp -L "$lib" "$dir/lib/" ;;
