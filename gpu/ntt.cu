@@ -255,7 +255,7 @@ __global__ void __launch_bounds__(128, 3)
 
   // The block's elements, kBatch per thread with their loads issued together (a strided pass reads
   // scattered 64-byte pieces: one at a time, the load phase was a chain of memory latencies).
-  constexpr int kBatch = 8;  // 1024 elements, 128 threads
+  constexpr int kBatch = 4;  // 2 rounds for 1024 elements on 128 threads
   for (uint32_t l0 = threadIdx.x; l0 < E; l0 += kBatch * blockDim.x) {
     DevFr x[kBatch];
 #pragma unroll
