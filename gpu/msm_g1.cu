@@ -1,4 +1,6 @@
-// Instantiation of the MSM and its test-input generator for G1 (see msm_impl.cuh).
+// Instantiation of the MSM and its test-input generator for G1 (see msm_impl.cuh and
+// msm_generated_points.cuh).
+#include "gpu/msm_generated_points.cuh"
 #include "gpu/msm_impl.cuh"
 
 namespace cuzk::gpu {
