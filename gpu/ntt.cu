@@ -1,7 +1,8 @@
 // Fr NTT: passes of up to 9 stages each in shared memory (1024 elements per block), done three stages
 // at a time in registers (radix-8 groups), Gentleman-Sande (decimation in frequency: natural in,
 // bit-reversed out) or Cooley-Tukey (decimation in time: bit-reversed in, natural out). A transform of 2^27
-// takes 3 passes over device memory. Coset scaling and the 1/n factor are fused into the first / last pass.
+// takes 3 passes over device memory. Coset scaling, the 1/n factor and the H step's pointwise work are fused
+// into the first / last pass.
 #include <algorithm>
 #include <cstring>
 #include <optional>
@@ -239,8 +240,9 @@ __device__ __forceinline__ void radix_group_dispatch(bool dif, bool bottom, uint
   }
 }
 
-// Registers (ptxas, sm_90): 168 with the cap of 3 blocks of 128 threads (12 warps per SM), no spills;
-// 4 blocks (128 registers) spill 372 bytes, uncapped it takes 254.
+// Registers (ptxas, sm_90): 168 with the cap of 3 blocks of 128 threads (12 warps per SM), 12 bytes
+// spilled: still the fastest configuration measured. 4 blocks (128 registers) spill 372 bytes, uncapped it
+// takes 254; a cap of 2 blocks (255 registers) ran a 2^27 NTT in 45.7 ms against 39.2 (H200, 2026-11-29).
 __global__ void __launch_bounds__(128, 3)
     ntt_pass_kernel(DevFr* __restrict__ data, PassParams p, const DevFr* __restrict__ tw,
                     const DevFr* __restrict__ g_lo, const DevFr* __restrict__ g_hi,
