@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include <CLI/CLI.hpp>
+#include <algorithm>
 #include <chrono>
 #include <cstdlib>
 #include <ctime>
@@ -152,14 +153,15 @@ struct CompareFlags {
   std::string baseline, contender;
   double threshold_percent = 5;
   double min_seconds = 0.05;
+  double alpha = 0.05;
 };
 
 int run_compare(const CompareFlags& f) {
   const pipeline::TimingReport base = pipeline::read_timing_report(f.baseline);
   const pipeline::TimingReport cont = pipeline::read_timing_report(f.contender);
-  const auto rows = pipeline::compare_reports(base, cont, f.threshold_percent / 100, f.min_seconds);
+  const auto rows = pipeline::compare_reports(base, cont, f.threshold_percent / 100, f.min_seconds, f.alpha);
   fmt::print("baseline  ({}): {}\ncontender ({}): {}\n", base.kind, f.baseline, cont.kind, f.contender);
-  fmt::print("{:<16} {:>12} {:>12} {:>9}\n", "phase", "baseline s", "contender s", "change");
+  fmt::print("{:<16} {:>12} {:>12} {:>9} {:>8}\n", "phase", "baseline s", "contender s", "change", "U test");
   unsigned regressions = 0;
   for (const auto& r : rows) {
     auto seconds = [](bool present, double s) {
@@ -168,15 +170,22 @@ int run_compare(const CompareFlags& f) {
     std::string change = r.compared                          ? fmt::format("{:+.1f}%", 100 * r.change)
                          : (r.in_baseline && r.in_contender) ? std::string("(short)")
                                                              : std::string("(one side)");
-    fmt::print("{:<16} {:>12} {:>12} {:>9}{}\n", r.phase, seconds(r.in_baseline, r.baseline_s),
-               seconds(r.in_contender, r.contender_s), change, r.regression ? "  REGRESSION" : "");
+    const std::string p_value = r.p_value ? fmt::format("p={:.3f}", *r.p_value) : std::string();
+    fmt::print("{:<16} {:>12} {:>12} {:>9} {:>8}{}\n", r.phase, seconds(r.in_baseline, r.baseline_s),
+               seconds(r.in_contender, r.contender_s), change, p_value, r.regression ? "  REGRESSION" : "");
     if (r.regression) ++regressions;
   }
   if (base.peak_rss_bytes && cont.peak_rss_bytes)
     fmt::print("peak RSS: {:.1f} MiB -> {:.1f} MiB\n", double(base.peak_rss_bytes) / (1 << 20),
                double(cont.peak_rss_bytes) / (1 << 20));
+  const bool tested =
+      std::any_of(rows.begin(), rows.end(), [](const auto& r) { return r.p_value.has_value(); });
+  if (!tested && base.kind == "bench" && cont.kind == "bench")
+    spdlog::info("fewer than {} runs a side: the threshold alone judges (no U test)",
+                 pipeline::kMinRunsForUTest);
   if (regressions) {
-    spdlog::error("{} phase(s) slower than the baseline by more than {}%", regressions, f.threshold_percent);
+    spdlog::error("{} phase(s) slower than the baseline by more than {}%{}", regressions, f.threshold_percent,
+                  tested ? fmt::format(" (U test p < {})", f.alpha) : std::string());
     return kRegression;
   }
   return kOk;
@@ -213,6 +222,12 @@ void register_bench_commands(CLI::App& app) {
                    "phases shorter than this in the baseline are not judged")
       ->capture_default_str()
       ->check(CLI::NonNegativeNumber);
+  compare
+      ->add_option("--alpha", cf->alpha,
+                   "bench reports with 5+ runs a side: a slow-down counts only when the Mann-Whitney U "
+                   "test gives p below this")
+      ->capture_default_str()
+      ->check(CLI::Range(0.0, 1.0));
   compare->callback([cf] {
     int code = run_compare(*cf);
     if (code != kOk) throw CLI::RuntimeError(code);

@@ -3,12 +3,17 @@
 #include <gtest/gtest.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <map>
+#include <random>
+#include <utility>
 
 #include "io/io_error.hpp"
 #include "prover/pipeline/timing_report.hpp"
+#include "tests/test_util.hpp"
 
 namespace {
 
@@ -74,22 +79,27 @@ TEST(TimingReport, ReadsProveReports) {
 
 TEST(TimingReport, ReadsBenchReportsByTheirMedians) {
   const char* bench = R"({"tool": "cuzk", "format": "cuzk-bench-1",
-    "phases": {"prove": {"median_s": 4.0, "min_s": 3.0}, "total": {"median_s": 9.0}}})";
+    "phases": {"prove": {"median_s": 4.0, "min_s": 3.0, "samples_s": [4.0, 3.0, 5.0]}, "total": {"median_s": 9.0}}})";
   TimingReport r = pipeline::read_timing_report(write_temp("bench.json", bench).string());
   EXPECT_EQ(r.kind, "bench");
   EXPECT_DOUBLE_EQ(r.wall_s.at("prove"), 4.0);
   EXPECT_DOUBLE_EQ(r.wall_s.at("total"), 9.0);
+  EXPECT_EQ(r.samples_s.at("prove"), (std::vector<double>{4.0, 3.0, 5.0}));  // the runs, for the U test
+  EXPECT_FALSE(r.samples_s.contains("total"));
 }
 
 TEST(TimingReport, RefusesWhatIsNotAReportAndNamesTheFile) {
-  for (const auto& [name, text] : std::vector<std::pair<std::string, std::string>>{
-           {"truncated.json", std::string(kProveReport).substr(0, 80)},
-           {"other-tool.json", R"({"tool": "bellperson", "sectors": [], "total": {"wall_s": 1}})"},
-           {"array.json", "[1, 2]"},
-           {"no-sectors.json", R"({"tool": "cuzk", "total": {"wall_s": 1}})"},
-           {"text-wall.json", R"({"tool": "cuzk", "total": {"wall_s": "fast"}, "sectors": []})"},
-           {"bench-no-median.json",
-            R"({"tool": "cuzk", "format": "cuzk-bench-1", "phases": {"p": {"min_s": 1}}})"}}) {
+  for (
+      const auto& [name, text] : std::vector<std::pair<std::string, std::string>>{
+          {"truncated.json", std::string(kProveReport).substr(0, 80)},
+          {"other-tool.json", R"({"tool": "bellperson", "sectors": [], "total": {"wall_s": 1}})"},
+          {"array.json", "[1, 2]"},
+          {"no-sectors.json", R"({"tool": "cuzk", "total": {"wall_s": 1}})"},
+          {"text-wall.json", R"({"tool": "cuzk", "total": {"wall_s": "fast"}, "sectors": []})"},
+          {"text-sample.json",
+           R"({"tool": "cuzk", "format": "cuzk-bench-1", "phases": {"prove": {"median_s": 1, "samples_s": [1, "x"]}}})"},
+          {"bench-no-median.json",
+           R"({"tool": "cuzk", "format": "cuzk-bench-1", "phases": {"p": {"min_s": 1}}})"}}) {
     const std::string path = write_temp(name, text).string();
     try {
       pipeline::read_timing_report(path);
@@ -125,6 +135,101 @@ TEST(TimingReport, CompareFlagsOnlySlowdownsBeyondTheThreshold) {
     EXPECT_FALSE(r.regression) << r.phase;
   for (const auto& r : pipeline::compare_reports(base, cont, 0.20, 0.05))
     EXPECT_FALSE(r.regression) << r.phase;
+}
+
+// The exact U-test p-value by brute force: every way to split the pooled values into groups of the two
+// sizes (all equally likely under the null hypothesis), counting those with a U as extreme as observed.
+double brute_force_p(const std::vector<double>& a, const std::vector<double>& b) {
+  std::vector<double> pooled = a;
+  pooled.insert(pooled.end(), b.begin(), b.end());
+  const std::size_t n = pooled.size(), n1 = a.size();
+  auto u_of = [](const std::vector<double>& x, const std::vector<double>& y) {
+    double u = 0;
+    for (double p : x)
+      for (double q : y) u += p > q ? 1 : (p == q ? 0.5 : 0);
+    return u;
+  };
+  const double observed = u_of(a, b);
+  double low = 0, high = 0, total = 0;
+  for (std::uint32_t mask = 0; mask < (1u << n); ++mask) {
+    if (std::size_t(__builtin_popcount(mask)) != n1) continue;
+    std::vector<double> x, y;
+    for (std::size_t i = 0; i < n; ++i) ((mask >> i) & 1 ? x : y).push_back(pooled[i]);
+    const double u = u_of(x, y);
+    total += 1;
+    if (u <= observed) low += 1;
+    if (u >= observed) high += 1;
+  }
+  return std::min(1.0, 2 * std::min(low, high) / total);
+}
+
+TEST(TimingReport, MannWhitneyExactMatchesEnumeration) {
+  auto rng = test::seeded_rng("TimingReport.MannWhitney");
+  std::uniform_real_distribution<double> uniform(1.0, 2.0);
+  for (auto [n1, n2] :
+       {std::pair{5, 5}, std::pair{3, 7}, std::pair{6, 4}, std::pair{1, 8}, std::pair{7, 7}}) {
+    for (int trial = 0; trial < 6; ++trial) {
+      std::vector<double> a(n1), b(n2);
+      for (auto& x : a) x = uniform(rng);
+      for (auto& x : b) x = uniform(rng) + 0.1 * trial;  // from no shift to clearly shifted
+      const double want = brute_force_p(a, b);
+      EXPECT_NEAR(pipeline::mann_whitney_p(a, b), want, 1e-12) << n1 << " vs " << n2 << " trial " << trial;
+      EXPECT_NEAR(pipeline::mann_whitney_p(b, a), want, 1e-12) << "symmetric";
+    }
+  }
+  // Fully separated 5 against 5: U = 0, p = 2 / C(10, 5).
+  EXPECT_NEAR(pipeline::mann_whitney_p({1, 2, 3, 4, 5}, {6, 7, 8, 9, 10}), 2.0 / 252, 1e-15);
+  EXPECT_EQ(pipeline::mann_whitney_p({}, {1, 2}), 1.0);
+  EXPECT_EQ(pipeline::mann_whitney_p({3, 3, 3}, {3, 3, 3, 3}), 1.0);  // all tied
+}
+
+TEST(TimingReport, MannWhitneyApproximationForLargeOrTiedSamples) {
+  // 40 against 40, separated: far below any alpha; interleaved: far above.
+  std::vector<double> low, high, odd, even;
+  for (int i = 0; i < 40; ++i) {
+    low.push_back(i);
+    high.push_back(100 + i);
+    odd.push_back(2 * i + 1);
+    even.push_back(2 * i);
+  }
+  EXPECT_LT(pipeline::mann_whitney_p(low, high), 1e-10);
+  EXPECT_GT(pipeline::mann_whitney_p(odd, even), 0.8);
+  // Ties (timer resolution): the normal approximation with the tie correction, against enumeration.
+  const std::vector<double> a = {1.0, 1.0, 1.1, 1.2, 1.2, 1.3}, b = {1.2, 1.3, 1.3, 1.4, 1.4, 1.5};
+  EXPECT_NEAR(pipeline::mann_whitney_p(a, b), brute_force_p(a, b), 0.02);
+}
+
+TEST(TimingReport, UTestKeepsNoiseFromBeingARegression) {
+  TimingReport base, cont;
+  // Noisy runs whose medians differ by 8%: not significant, so not a regression.
+  base.samples_s["prove"] = {1.0, 1.2, 0.9, 1.1, 1.0};
+  cont.samples_s["prove"] = {1.06, 0.95, 1.15, 1.08, 1.2};
+  // A real 20% slow-down: every contender run slower than every baseline run.
+  base.samples_s["synthesize"] = {1.0, 1.01, 0.99, 1.005, 1.02};
+  cont.samples_s["synthesize"] = {1.2, 1.21, 1.19, 1.22, 1.205};
+  // Three runs a side: the test cannot judge, the threshold alone decides.
+  base.samples_s["write"] = {1.0, 1.0, 1.0};
+  cont.samples_s["write"] = {1.1, 1.1, 1.1};
+  base.wall_s = {{"prove", 1.0}, {"synthesize", 1.0}, {"write", 1.0}, {"total", 3.0}};
+  cont.wall_s = {{"prove", 1.08}, {"synthesize", 1.2}, {"write", 1.1}, {"total", 3.38}};
+  std::map<std::string, pipeline::PhaseComparison> by;
+  for (const auto& r : pipeline::compare_reports(base, cont, 0.05, 0.05)) by[r.phase] = r;
+  ASSERT_TRUE(by["prove"].p_value.has_value());
+  EXPECT_GT(*by["prove"].p_value, 0.05);
+  EXPECT_FALSE(by["prove"].regression);
+  ASSERT_TRUE(by["synthesize"].p_value.has_value());
+  EXPECT_NEAR(*by["synthesize"].p_value, 2.0 / 252, 1e-12);
+  EXPECT_TRUE(by["synthesize"].regression);
+  EXPECT_FALSE(by["write"].p_value.has_value());
+  EXPECT_TRUE(by["write"].regression);            // +10% > 5%
+  EXPECT_FALSE(by["total"].p_value.has_value());  // no runs kept for it here
+  EXPECT_TRUE(by["total"].regression);
+  // A stricter alpha forgives even the clear slow-down of five runs a side (p = 0.008).
+  for (const auto& r : pipeline::compare_reports(base, cont, 0.05, 0.05, 0.005)) {
+    if (r.phase == "synthesize") {
+      EXPECT_FALSE(r.regression);
+    }
+  }
 }
 
 }  // namespace

@@ -70,6 +70,12 @@ TimingReport read_timing_report(const std::string& path) {
       if (!stats.is_object() || !stats.contains("median_s") || !stats["median_s"].is_number())
         throw io::IoError(path, "phase \"" + name + "\" has no numeric median_s");
       r.wall_s[name] = stats["median_s"].get<double>();
+      if (stats.contains("samples_s") && stats["samples_s"].is_array()) {
+        for (const auto& x : stats["samples_s"]) {
+          if (!x.is_number()) throw io::IoError(path, "phase \"" + name + "\" has a non-numeric sample");
+          r.samples_s[name].push_back(x.get<double>());
+        }
+      }
     }
     return r;
   }
@@ -87,8 +93,61 @@ TimingReport read_timing_report(const std::string& path) {
   return r;
 }
 
+double mann_whitney_p(const std::vector<double>& a, const std::vector<double>& b) {
+  const std::size_t n1 = a.size(), n2 = b.size(), n = n1 + n2;
+  if (n1 == 0 || n2 == 0) return 1;
+  // Midranks of the pooled values, and the tie groups' sizes.
+  std::vector<std::pair<double, int>> pooled;
+  for (double x : a) pooled.emplace_back(x, 0);
+  for (double x : b) pooled.emplace_back(x, 1);
+  std::sort(pooled.begin(), pooled.end());
+  double rank_sum_a = 0, tie_term = 0;  // tie_term = sum of (t^3 - t) over tie groups
+  for (std::size_t i = 0; i < n;) {
+    std::size_t j = i;
+    while (j < n && pooled[j].first == pooled[i].first) ++j;
+    const double midrank = 0.5 * double(i + 1 + j);  // ranks i+1 .. j
+    for (std::size_t k = i; k < j; ++k)
+      if (pooled[k].second == 0) rank_sum_a += midrank;
+    const double t = double(j - i);
+    tie_term += t * t * t - t;
+    i = j;
+  }
+  const double u = rank_sum_a - double(n1 * (n1 + 1)) / 2;  // pairs (x in a, y in b) with x > y, ties 1/2
+  const double mean = double(n1 * n2) / 2;
+  if (tie_term == 0 && n1 <= 30 && n2 <= 30) {
+    // counts[j][v]: orderings of i values of a and j of b with U = v, built up over i (the largest value
+    // is from a: it beats all j of b, U grows by j; from b: U unchanged).
+    const std::size_t max_u = n1 * n2;
+    std::vector<std::vector<double>> counts(n2 + 1, std::vector<double>(max_u + 1, 0));
+    for (std::size_t j = 0; j <= n2; ++j) counts[j][0] = 1;  // i = 0
+    for (std::size_t i = 1; i <= n1; ++i) {
+      for (std::size_t j = 0; j <= n2; ++j) {  // counts[j] becomes row i; counts[j - 1] is row i already
+        std::vector<double> next(max_u + 1, 0);
+        for (std::size_t v = 0; v <= max_u; ++v) {
+          if (v >= j) next[v] += counts[j][v - j];
+          if (j > 0) next[v] += counts[j - 1][v];
+        }
+        counts[j] = std::move(next);
+      }
+    }
+    const std::vector<double>& dist = counts[n2];
+    double total = 0, below = 0, above = 0;
+    const auto u_int = static_cast<std::size_t>(u);
+    for (std::size_t v = 0; v <= max_u; ++v) {
+      total += dist[v];
+      if (v <= u_int) below += dist[v];
+      if (v >= u_int) above += dist[v];
+    }
+    return std::min(1.0, 2 * std::min(below, above) / total);
+  }
+  const double variance = double(n1 * n2) / 12 * ((double(n) + 1) - tie_term / (double(n) * (double(n) - 1)));
+  if (variance <= 0) return 1;  // every value the same
+  const double z = std::max(0.0, std::abs(u - mean) - 0.5) / std::sqrt(variance);
+  return std::min(1.0, std::erfc(z / std::sqrt(2.0)));
+}
+
 std::vector<PhaseComparison> compare_reports(const TimingReport& baseline, const TimingReport& contender,
-                                             double threshold, double min_seconds) {
+                                             double threshold, double min_seconds, double alpha) {
   std::map<std::string, PhaseComparison> rows;
   for (const auto& [name, s] : baseline.wall_s) {
     rows[name].baseline_s = s;
@@ -104,7 +163,11 @@ std::vector<PhaseComparison> compare_reports(const TimingReport& baseline, const
     row.compared = row.in_baseline && row.in_contender && row.baseline_s >= min_seconds && row.baseline_s > 0;
     if (row.compared) {
       row.change = row.contender_s / row.baseline_s - 1;
-      row.regression = row.change > threshold;
+      const auto runs_a = baseline.samples_s.find(name), runs_b = contender.samples_s.find(name);
+      if (runs_a != baseline.samples_s.end() && runs_b != contender.samples_s.end() &&
+          runs_a->second.size() >= kMinRunsForUTest && runs_b->second.size() >= kMinRunsForUTest)
+        row.p_value = mann_whitney_p(runs_a->second, runs_b->second);
+      row.regression = row.change > threshold && (!row.p_value || *row.p_value < alpha);
     }
     out.push_back(row);
   }

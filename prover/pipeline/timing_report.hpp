@@ -6,6 +6,7 @@
 
 #include <cstdint>
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -31,6 +32,7 @@ struct TimingReport {
   std::string path;
   std::string kind;  // "prove" or "bench"
   PhaseWalls wall_s;
+  std::map<std::string, std::vector<double>> samples_s;  // bench reports: each counted run's wall seconds
   std::uint64_t peak_rss_bytes = 0;
 };
 
@@ -38,18 +40,32 @@ struct TimingReport {
 // naming the file when it is unreadable or not such a report.
 TimingReport read_timing_report(const std::string& path);
 
+// Two-sided p-value of the Mann-Whitney U test (Wilcoxon rank-sum) that samples a and b come from the same
+// distribution: exact (the U distribution by counting) when there are no ties and both have at most 30
+// values, else the normal approximation with tie and continuity corrections. 1 when either is empty or
+// every value is the same. The test Google Benchmark's compare.py reports for repeated runs.
+double mann_whitney_p(const std::vector<double>& a, const std::vector<double>& b);
+
+// With fewer runs a side, no difference can reach p < 0.05 (5 against 5: the smallest two-sided p is
+// 2/252 = 0.008; 3 against 3: 0.1), so the test cannot judge and the threshold alone decides.
+inline constexpr std::size_t kMinRunsForUTest = 5;
+
 struct PhaseComparison {
   std::string phase;
   double baseline_s = 0, contender_s = 0;
   bool in_baseline = false, in_contender = false;
-  bool compared = false;    // both sides have it and the baseline is long enough to judge
-  double change = 0;        // contender / baseline - 1
-  bool regression = false;  // compared and change > threshold
+  bool compared = false;          // both sides have it and the baseline is long enough to judge
+  double change = 0;              // contender / baseline - 1
+  std::optional<double> p_value;  // compared, and both sides have kMinRunsForUTest runs or more
+  bool regression = false;        // compared, change > threshold, and p_value < alpha when there is one
 };
 
 // Phases of both reports, sorted by name ("total" last). A phase shorter than `min_seconds` in the
-// baseline is listed but not judged (timer noise dominates it).
+// baseline is listed but not judged (timer noise dominates it). When both reports hold the runs of a phase
+// (bench reports with kMinRunsForUTest or more repetitions), a slow-down past the threshold is a
+// regression only if the U test also says the two sets of runs differ (p < alpha): noise between runs is
+// not flagged.
 std::vector<PhaseComparison> compare_reports(const TimingReport& baseline, const TimingReport& contender,
-                                             double threshold, double min_seconds);
+                                             double threshold, double min_seconds, double alpha = 0.05);
 
 }  // namespace cuzk::pipeline

@@ -118,6 +118,23 @@ got=0
 [ "$got" -eq 10 ] || { cat "$tmp/compare.txt" >&2; fail "compare of a 50% slower phase exited $got, expected 10"; }
 grep -q "prove.msm_g1.*REGRESSION" "$tmp/compare.txt" || fail "compare did not name the slower phase"
 "$CUZK_BIN" compare "$tmp/bench.json" "$tmp/bench.json" >/dev/null || fail "compare of a report with itself exited $?"
+# Five runs a side: the Mann-Whitney U test judges too. Run-to-run noise whose medians differ by 8% is not a
+# regression; every run 20% slower is (p = 2/252).
+node -e '
+  const fs = require("fs");
+  const report = (samples) => ({tool: "cuzk", format: "cuzk-bench-1", phases: Object.fromEntries(
+    Object.entries(samples).map(([k, v]) => [k, {median_s: [...v].sort()[2], samples_s: v}]))});
+  fs.writeFileSync(process.argv[1], JSON.stringify(report({prove: [1.0, 1.2, 0.9, 1.1, 1.01]})));
+  fs.writeFileSync(process.argv[2], JSON.stringify(report({prove: [1.06, 0.95, 1.15, 1.09, 1.2]})));
+  fs.writeFileSync(process.argv[3], JSON.stringify(report({prove: [1.3, 1.45, 1.25, 1.35, 1.33]})));
+' "$tmp/runs-base.json" "$tmp/runs-noisy.json" "$tmp/runs-slow.json"
+"$CUZK_BIN" compare "$tmp/runs-base.json" "$tmp/runs-noisy.json" >"$tmp/compare.txt" 2>&1 ||
+  { cat "$tmp/compare.txt" >&2; fail "compare flagged run-to-run noise (exit $?)"; }
+grep -q "^prove .*p=" "$tmp/compare.txt" || fail "compare printed no U-test p-value for five runs a side"
+got=0
+"$CUZK_BIN" compare "$tmp/runs-base.json" "$tmp/runs-slow.json" >"$tmp/compare.txt" 2>&1 || got=$?
+[ "$got" -eq 10 ] || { cat "$tmp/compare.txt" >&2; fail "compare of five clearly slower runs exited $got, expected 10"; }
+grep -q "^prove .*p=0.008.*REGRESSION" "$tmp/compare.txt" || fail "compare did not flag the slower runs with their p-value"
 got=0
 "$CUZK_BIN" compare "$tmp/c1.json" "$tmp/bench.json" >"$tmp/compare.txt" 2>&1 || got=$?
 [ "$got" -eq 3 ] || fail "compare of a C1 file exited $got, expected 3"
