@@ -198,7 +198,9 @@ void register_bench_commands(CLI::App& app) {
   CLI::App* bench = app.add_subcommand(
       "bench", "Prove the given C1 files repeatedly (warm-up runs apart) and report statistics per phase");
   add_job_flags(bench, bf->job);
-  bench->add_option("--reps", bf->repetitions, "counted runs")
+  bench
+      ->add_option("--reps", bf->repetitions,
+                   "counted runs (5 or more a side let `cuzk compare` apply its U test to them)")
       ->capture_default_str()
       ->check(CLI::Range(1u, 1000u));
   bench->add_option("--warmup", bf->warmup, "runs before the counted ones (parameter load, caches)")
