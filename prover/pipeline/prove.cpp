@@ -91,8 +91,14 @@ bool verify_sector_proofs(const groth16::VerifyingKey& vk, const porep::Register
   std::vector<std::vector<algebra::Fr>> inputs;
   for (unsigned k = 0; k < proofs.size(); ++k)
     inputs.push_back(porep::generate_public_inputs(proof, replica_id, comm_d, comm_r, seed, k));
+  return verify_sector_proofs(vk, proofs, inputs);
+}
+
+bool verify_sector_proofs(const groth16::VerifyingKey& vk, const std::vector<groth16::Proof>& proofs,
+                          const std::vector<std::vector<algebra::Fr>>& public_inputs) {
+  if (proofs.size() != public_inputs.size()) return false;
   groth16::PreparedVerifyingKey pvk = groth16::prepare_verifying_key(vk);
-  return groth16::verify_batch(pvk, proofs, inputs);
+  return groth16::verify_batch(pvk, proofs, public_inputs);
 }
 
 namespace {
@@ -108,6 +114,9 @@ struct SectorJob {
   SectorReport report;
   std::map<std::string, PhaseTime> back_phases;
   PhaseTimer timer;  // from the start of parsing
+  // The verifier-side public inputs of each partition, derived once by the front stage (which checks the
+  // synthesized ones against them) and used again to verify and for --dump-public-inputs.
+  std::vector<std::vector<algebra::Fr>> public_inputs;
   std::vector<groth16::Proof> proofs;
 };
 
@@ -155,6 +164,7 @@ class FrontStage {
     const porep::RegisteredSealProof& proof = *job->proof;
     report.proof_type = std::string(proof.name);
     report.partitions = proof.partitions();
+    job->public_inputs.resize(proof.partitions());  // filled per partition; never reallocated
     report.sector = sector_name(path, c1);
     if (!names_.insert(report.sector).second)
       throw PipelineError(PipelineError::Kind::kOutputExists,
@@ -220,7 +230,7 @@ class FrontStage {
     // rebuild (challenges from replica_id and seed, parents from porep_id): a C1 file whose seed,
     // replica_id or challenges disagree is refused here, before any proving time is spent.
     PhaseTimer inputs_timer;
-    std::vector<algebra::Fr> expected =
+    const std::vector<algebra::Fr>& expected = job.public_inputs[k] =
         porep::generate_public_inputs(proof, c1.replica_id, c1.comm_d, c1.comm_r, c1.seed, k);
     if (input.inputs.size() != expected.size() + 1 ||
         !std::equal(expected.begin(), expected.end(), input.inputs.begin() + 1)) {
@@ -300,15 +310,13 @@ class BackStage {
  private:
   void finish_sector(SectorJob& job) {
     const porep::RegisteredSealProof& proof = *job.proof;
-    const porep::C1Output& c1 = job.c1;
     SectorReport& report = job.report;
     for (const auto& [name, t] : job.back_phases) report.phases[name] += t;
     if (options_.verify) {
       progress(options_, "verifying " + job.path);
       PhaseTimer verify_timer;
       const groth16::VerifyingKey& vk = store_.vk_for(*proof.shape);
-      report.verified =
-          verify_sector_proofs(vk, proof, c1.replica_id, c1.comm_d, c1.comm_r, c1.seed, job.proofs);
+      report.verified = verify_sector_proofs(vk, job.proofs, job.public_inputs);
       report.phases["verify"] = verify_timer.elapsed();
       if (!report.verified)
         throw PipelineError(
@@ -327,11 +335,7 @@ class BackStage {
     io::write_file_atomic(report.proof_path, bytes);
     report.proof_hex = algebra::bytes_to_hex(bytes);
     if (options_.dump_public_inputs) {
-      std::vector<std::vector<algebra::Fr>> inputs;
-      for (unsigned k = 0; k < proof.partitions(); ++k)
-        inputs.push_back(
-            porep::generate_public_inputs(proof, c1.replica_id, c1.comm_d, c1.comm_r, c1.seed, k));
-      std::string json = public_inputs_json(inputs);
+      std::string json = public_inputs_json(job.public_inputs);
       report.public_inputs_path =
           (std::filesystem::path(options_.output_dir) / (report.sector + ".inputs.json")).string();
       io::write_file_atomic(report.public_inputs_path,

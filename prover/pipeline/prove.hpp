@@ -108,6 +108,9 @@ bool verify_sector_proofs(const groth16::VerifyingKey& vk, const porep::Register
                           const porep::Domain& replica_id, const porep::Domain& comm_d,
                           const porep::Domain& comm_r, const porep::Domain& seed,
                           const std::vector<groth16::Proof>& proofs);
+// The same with those inputs already derived (one vector per partition, generate_public_inputs).
+bool verify_sector_proofs(const groth16::VerifyingKey& vk, const std::vector<groth16::Proof>& proofs,
+                          const std::vector<std::vector<algebra::Fr>>& public_inputs);
 
 // [[ "0x..", ... ], ...]: one array of canonical big-endian hex field elements per partition.
 std::string public_inputs_json(const std::vector<std::vector<algebra::Fr>>& inputs);
