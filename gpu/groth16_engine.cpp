@@ -19,8 +19,8 @@ using algebra::Fr;
 template <class Cfg>
 class ResidentBases {
  public:
-  explicit ResidentBases(const std::vector<algebra::Affine<Cfg>>& bases) {
-    if (!bases.empty()) msm_.emplace(std::span<const algebra::Affine<Cfg>>(bases));
+  ResidentBases(const std::vector<algebra::Affine<Cfg>>& bases, std::shared_ptr<MsmWorkspace> workspace) {
+    if (!bases.empty()) msm_.emplace(std::span<const algebra::Affine<Cfg>>(bases), std::move(workspace));
   }
   algebra::Jacobian<Cfg> run(std::span<const Fr> scalars) {
     if (scalars.empty()) return algebra::Jacobian<Cfg>::identity();
@@ -46,8 +46,14 @@ class ResidentBases {
 
 class GpuEngine final : public groth16::ProverEngine {
  public:
+  // The five MSMs run one after another: one scratch workspace for all of them.
   explicit GpuEngine(const groth16::Parameters& p)
-      : h_(require_gpu(p.h)), l_(p.l), a_(p.a), b_g1_(p.b_g1), b_g2_(p.b_g2) {}
+      : workspace_(make_workspace_if_gpu()),
+        h_(p.h, workspace_),
+        l_(p.l, workspace_),
+        a_(p.a, workspace_),
+        b_g1_(p.b_g1, workspace_),
+        b_g2_(p.b_g2, workspace_) {}
 
   std::size_t compute_h(std::vector<Fr> a, std::vector<Fr> b, std::vector<Fr> c) override {
     // The domain is the parameters' (h has 2^lg - 1 points): its tables and buffers are made once.
@@ -77,13 +83,14 @@ class GpuEngine final : public groth16::ProverEngine {
 
  private:
   // Checked before the first upload, so that a machine without a GPU gets the reason, not a CUDA error.
-  static const std::vector<algebra::G1Affine>& require_gpu(const std::vector<algebra::G1Affine>& first) {
+  static std::shared_ptr<MsmWorkspace> make_workspace_if_gpu() {
     std::string why;
     if (list_devices(&why).empty())
       throw GpuError("the GPU prover was asked for, but no GPU is visible: " + why);
-    return first;
+    return std::make_shared<MsmWorkspace>();
   }
 
+  std::shared_ptr<MsmWorkspace> workspace_;
   ResidentBases<algebra::G1Config> h_, l_, a_, b_g1_;
   ResidentBases<algebra::G2Config> b_g2_;
   std::optional<HStep> h_step_;

@@ -22,6 +22,7 @@
 #include <span>
 #include <vector>
 
+#include "gpu/device_buffer.hpp"
 #include "prover/algebra/curve.hpp"
 
 namespace cuzk::gpu {
@@ -38,6 +39,19 @@ struct MsmTimings {
   unsigned window_bits = 0, windows = 0;
 };
 
+// The MSM's device scratch that does not depend on the group, grown on demand and kept: the sorted
+// (bucket, point) pairs of every window (4 x 4 bytes per tail scalar and window: 25.8 GB for a 2^27
+// random-scalar G1 MSM), the 0/1 split's arrays, the scalars of run() on host memory, CUB's temporary
+// storage. Msm objects that never run at the same time (the GPU prover's five) share one, so that the
+// scratch is that of the largest MSM instead of the sum of all of them, which would not fit beside the
+// bases of a 32GiB sector on an H200.
+struct MsmWorkspace {
+  DeviceBuffer<algebra::Fr> scalars;
+  DeviceBuffer<uint32_t> ones_bitmap, ones_per_word, ones_offset, ones_index, tail_flag, tail_pos, tail_index;
+  DeviceBuffer<uint32_t> keys_in, values_in, keys_out, values_out;
+  DeviceBuffer<unsigned char> cub_temp;
+};
+
 template <class Cfg>
 class Msm {
  public:
@@ -49,10 +63,11 @@ class Msm {
     Field x, y;
   };
 
-  // Uploads the bases (converted to the device layout) on the current device.
-  explicit Msm(std::span<const Affine> bases);
+  // Uploads the bases (converted to the device layout) on the current device. `workspace`: scratch
+  // shared with other Msm objects that never run at the same time (none: one of its own).
+  explicit Msm(std::span<const Affine> bases, std::shared_ptr<MsmWorkspace> workspace = nullptr);
   // Takes bases already on the device in the DeviceAffine layout (cudaMalloc'd; ownership passes here).
-  Msm(DeviceAffine* device_bases, std::size_t count);
+  Msm(DeviceAffine* device_bases, std::size_t count, std::shared_ptr<MsmWorkspace> workspace = nullptr);
   ~Msm();
   Msm(Msm&&) noexcept;
   Msm& operator=(Msm&&) noexcept;

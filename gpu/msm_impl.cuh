@@ -465,20 +465,19 @@ struct Msm<Cfg>::Impl {
   MsmTimings timings;
   Event ev[8];
 
-  // Scratch, grown on demand and kept across calls.
-  DeviceBuffer<Fr> scalars;
+  // Scratch, grown on demand and kept across calls: the group-agnostic part in the workspace (shared
+  // with other Msm objects when the constructor was given one), the per-bucket part here.
+  std::shared_ptr<MsmWorkspace> ws;
   std::optional<HostStaging> staging;  // made by the upload of host bases or the first run() on host scalars
-  DeviceBuffer<uint32_t> ones_bitmap, ones_per_word, ones_offset, ones_index, tail_flag, tail_pos, tail_index;
-  DeviceBuffer<uint32_t> keys_in, values_in, keys_out, values_out, start, end, heavy_list, heavy_count;
+  DeviceBuffer<uint32_t> start, end, heavy_list, heavy_count;
   DeviceBuffer<Xyzz<F>> bucket_sums, partial_first, partial_last, seg_t, seg_r, window_sums, ones_partial,
       ones_total;
-  DeviceBuffer<unsigned char> cub_temp;
 
   ~Impl() {
     if (bases) cudaFree(bases);
   }
 
-  void cub_ensure(std::size_t bytes) { cub_temp.ensure(std::max<std::size_t>(bytes, 1)); }
+  void cub_ensure(std::size_t bytes) { ws->cub_temp.ensure(std::max<std::size_t>(bytes, 1)); }
 
   Point run(const Fr* d_scalars, std::size_t n, const MsmOptions& opt) {
     if (n > count) throw GpuError("Msm: more scalars than bases");
@@ -497,41 +496,42 @@ struct Msm<Cfg>::Impl {
     std::size_t ones = 0;
     if (opt.split_ones) {
       const uint32_t words = (n32 + 31) / 32;
-      ones_bitmap.ensure(words);
-      ones_per_word.ensure(words);
-      ones_offset.ensure(words);
-      ones_index.ensure(n);
-      tail_flag.ensure(n);
-      tail_pos.ensure(n);
-      tail_index.ensure(n);
-      classify_kernel<<<(n32 + 255) / 256, 256, 0, s>>>(dsc, n32, ones_bitmap.data(), ones_per_word.data(),
-                                                        tail_flag.data());
+      ws->ones_bitmap.ensure(words);
+      ws->ones_per_word.ensure(words);
+      ws->ones_offset.ensure(words);
+      ws->ones_index.ensure(n);
+      ws->tail_flag.ensure(n);
+      ws->tail_pos.ensure(n);
+      ws->tail_index.ensure(n);
+      classify_kernel<<<(n32 + 255) / 256, 256, 0, s>>>(dsc, n32, ws->ones_bitmap.data(),
+                                                        ws->ones_per_word.data(), ws->tail_flag.data());
       CUDA_LAUNCH_OK();
       std::size_t bytes = 0, bytes2 = 0;
-      CUDA_OK(cub::DeviceScan::ExclusiveSum(nullptr, bytes, tail_flag.data(), tail_pos.data(), int(n32), s));
-      CUDA_OK(cub::DeviceScan::ExclusiveSum(nullptr, bytes2, ones_per_word.data(), ones_offset.data(),
+      CUDA_OK(cub::DeviceScan::ExclusiveSum(nullptr, bytes, ws->tail_flag.data(), ws->tail_pos.data(),
+                                            int(n32), s));
+      CUDA_OK(cub::DeviceScan::ExclusiveSum(nullptr, bytes2, ws->ones_per_word.data(), ws->ones_offset.data(),
                                             int(words), s));
       cub_ensure(std::max(bytes, bytes2));
-      CUDA_OK(cub::DeviceScan::ExclusiveSum(cub_temp.data(), bytes, tail_flag.data(), tail_pos.data(),
-                                            int(n32), s));
-      CUDA_OK(cub::DeviceScan::ExclusiveSum(cub_temp.data(), bytes2, ones_per_word.data(), ones_offset.data(),
-                                            int(words), s));
-      scatter_tail_kernel<<<(n32 + 255) / 256, 256, 0, s>>>(tail_flag.data(), tail_pos.data(), n32,
-                                                            tail_index.data());
+      CUDA_OK(cub::DeviceScan::ExclusiveSum(ws->cub_temp.data(), bytes, ws->tail_flag.data(),
+                                            ws->tail_pos.data(), int(n32), s));
+      CUDA_OK(cub::DeviceScan::ExclusiveSum(ws->cub_temp.data(), bytes2, ws->ones_per_word.data(),
+                                            ws->ones_offset.data(), int(words), s));
+      scatter_tail_kernel<<<(n32 + 255) / 256, 256, 0, s>>>(ws->tail_flag.data(), ws->tail_pos.data(), n32,
+                                                            ws->tail_index.data());
       CUDA_LAUNCH_OK();
-      scatter_ones_kernel<<<(n32 + 255) / 256, 256, 0, s>>>(ones_bitmap.data(), ones_offset.data(), n32,
-                                                            ones_index.data());
+      scatter_ones_kernel<<<(n32 + 255) / 256, 256, 0, s>>>(ws->ones_bitmap.data(), ws->ones_offset.data(),
+                                                            n32, ws->ones_index.data());
       CUDA_LAUNCH_OK();
       uint32_t last[4] = {0, 0, 0, 0};
-      CUDA_OK(cudaMemcpyAsync(&last[0], tail_pos.data() + n32 - 1, 4, cudaMemcpyDeviceToHost, s));
-      CUDA_OK(cudaMemcpyAsync(&last[1], tail_flag.data() + n32 - 1, 4, cudaMemcpyDeviceToHost, s));
-      CUDA_OK(cudaMemcpyAsync(&last[2], ones_offset.data() + words - 1, 4, cudaMemcpyDeviceToHost, s));
-      CUDA_OK(cudaMemcpyAsync(&last[3], ones_per_word.data() + words - 1, 4, cudaMemcpyDeviceToHost, s));
+      CUDA_OK(cudaMemcpyAsync(&last[0], ws->tail_pos.data() + n32 - 1, 4, cudaMemcpyDeviceToHost, s));
+      CUDA_OK(cudaMemcpyAsync(&last[1], ws->tail_flag.data() + n32 - 1, 4, cudaMemcpyDeviceToHost, s));
+      CUDA_OK(cudaMemcpyAsync(&last[2], ws->ones_offset.data() + words - 1, 4, cudaMemcpyDeviceToHost, s));
+      CUDA_OK(cudaMemcpyAsync(&last[3], ws->ones_per_word.data() + words - 1, 4, cudaMemcpyDeviceToHost, s));
       ev[1].record(s);
       CUDA_OK(cudaStreamSynchronize(s));
       m = std::size_t(last[0]) + last[1];
       ones = std::size_t(last[2]) + last[3];
-      index = tail_index.data();
+      index = ws->tail_index.data();
       timings.classify_ms = ev[1].elapsed_ms_since(ev[0]);
 
       // 2. batch addition of the bases of scalars equal to one.
@@ -544,7 +544,7 @@ struct Msm<Cfg>::Impl {
         ones_partial.ensure(blocks);
         ones_total.ensure(1);
         ones_sum_kernel<F, kOnesThreads><<<blocks, kOnesThreads, 0, s>>>(
-            ones_index.data(), uint32_t(ones), per_thread, bases, ones_partial.data());
+            ws->ones_index.data(), uint32_t(ones), per_thread, bases, ones_partial.data());
         CUDA_LAUNCH_OK();
         sum_points_kernel<F, NT><<<1, NT, 0, s>>>(ones_partial.data(), blocks, ones_total.data());
         CUDA_LAUNCH_OK();
@@ -569,40 +569,41 @@ struct Msm<Cfg>::Impl {
       while (chunk > 8 && (std::size_t(m) * windows) / chunk < (std::size_t{1} << 17)) chunk >>= 1;
       const uint32_t chunks = (m32 + chunk - 1) / chunk;
       const std::size_t pairs = std::size_t(m) * windows;
-      keys_in.ensure(pairs);
-      values_in.ensure(pairs);
-      keys_out.ensure(pairs);
-      values_out.ensure(pairs);
+      ws->keys_in.ensure(pairs);
+      ws->values_in.ensure(pairs);
+      ws->keys_out.ensure(pairs);
+      ws->values_out.ensure(pairs);
       start.ensure(std::size_t(nb) * windows);
       end.ensure(std::size_t(nb) * windows);
       bucket_sums.ensure(std::size_t(nb) * windows);
       partial_first.ensure(std::size_t(chunks) * windows);
       partial_last.ensure(std::size_t(chunks) * windows);
 
-      digits_kernel<<<(m32 + 127) / 128, 128, 0, s>>>(dsc, index, m32, c, windows, keys_in.data(),
-                                                      values_in.data());
+      digits_kernel<<<(m32 + 127) / 128, 128, 0, s>>>(dsc, index, m32, c, windows, ws->keys_in.data(),
+                                                      ws->values_in.data());
       CUDA_LAUNCH_OK();
       ev[3].record(s);
       std::size_t bytes = 0;
-      CUDA_OK(cub::DeviceRadixSort::SortPairs(nullptr, bytes, keys_in.data(), keys_out.data(),
-                                              values_in.data(), values_out.data(), int(m32), 0, int(c), s));
+      CUDA_OK(cub::DeviceRadixSort::SortPairs(nullptr, bytes, ws->keys_in.data(), ws->keys_out.data(),
+                                              ws->values_in.data(), ws->values_out.data(), int(m32), 0,
+                                              int(c), s));
       cub_ensure(bytes);
       for (unsigned w = 0; w < windows; ++w) {
         std::size_t off = std::size_t(w) * m;
-        CUDA_OK(cub::DeviceRadixSort::SortPairs(cub_temp.data(), bytes, keys_in.data() + off,
-                                                keys_out.data() + off, values_in.data() + off,
-                                                values_out.data() + off, int(m32), 0, int(c), s));
+        CUDA_OK(cub::DeviceRadixSort::SortPairs(ws->cub_temp.data(), bytes, ws->keys_in.data() + off,
+                                                ws->keys_out.data() + off, ws->values_in.data() + off,
+                                                ws->values_out.data() + off, int(m32), 0, int(c), s));
       }
       ev[4].record(s);
       CUDA_OK(cudaMemsetAsync(start.data(), 0, start.bytes(), s));
       CUDA_OK(cudaMemsetAsync(end.data(), 0, end.bytes(), s));
-      bucket_bounds_kernel<<<uint32_t((pairs + 255) / 256), 256, 0, s>>>(keys_out.data(), m32, windows, nb,
-                                                                         start.data(), end.data());
+      bucket_bounds_kernel<<<uint32_t((pairs + 255) / 256), 256, 0, s>>>(ws->keys_out.data(), m32, windows,
+                                                                         nb, start.data(), end.data());
       CUDA_LAUNCH_OK();
       const std::size_t threads = std::size_t(chunks) * windows;
       accumulate_kernel<F><<<uint32_t((threads + 127) / 128), 128, 0, s>>>(
-          keys_out.data(), values_out.data(), m32, windows, nb, chunk, chunks, start.data(), end.data(),
-          bases, bucket_sums.data(), partial_first.data(), partial_last.data());
+          ws->keys_out.data(), ws->values_out.data(), m32, windows, nb, chunk, chunks, start.data(),
+          end.data(), bases, bucket_sums.data(), partial_first.data(), partial_last.data());
       CUDA_LAUNCH_OK();
       const std::size_t all_buckets = std::size_t(nb) * windows;
       // At most this many buckets can be cut into more than kMaxSerial runs.
@@ -688,7 +689,9 @@ typename Msm<Cfg>::DeviceAffine Msm<Cfg>::to_device(const Affine& p) {
 }
 
 template <class Cfg>
-Msm<Cfg>::Msm(std::span<const Affine> bases) : impl_(std::make_unique<Impl>()) {
+Msm<Cfg>::Msm(std::span<const Affine> bases, std::shared_ptr<MsmWorkspace> workspace)
+    : impl_(std::make_unique<Impl>()) {
+  impl_->ws = workspace ? std::move(workspace) : std::make_shared<MsmWorkspace>();
   impl_->count = bases.size();
   if (bases.empty()) return;
   const std::size_t bytes = bases.size() * sizeof(DeviceAffine);
@@ -710,7 +713,9 @@ Msm<Cfg>::Msm(std::span<const Affine> bases) : impl_(std::make_unique<Impl>()) {
 }
 
 template <class Cfg>
-Msm<Cfg>::Msm(DeviceAffine* device_bases, std::size_t count) : impl_(std::make_unique<Impl>()) {
+Msm<Cfg>::Msm(DeviceAffine* device_bases, std::size_t count, std::shared_ptr<MsmWorkspace> workspace)
+    : impl_(std::make_unique<Impl>()) {
+  impl_->ws = workspace ? std::move(workspace) : std::make_shared<MsmWorkspace>();
   impl_->bases = reinterpret_cast<DevAffine<typename Impl::F>*>(device_bases);
   impl_->count = count;
 }
@@ -748,10 +753,11 @@ typename Msm<Cfg>::Point Msm<Cfg>::run_device(const Fr* d_scalars, std::size_t c
 template <class Cfg>
 typename Msm<Cfg>::Point Msm<Cfg>::run(std::span<const Fr> scalars, const MsmOptions& options) {
   if (scalars.size() > impl_->count) throw GpuError("Msm::run: more scalars than bases");
-  impl_->scalars.ensure(std::max<std::size_t>(scalars.size(), 1));
+  DeviceBuffer<Fr>& device_scalars = impl_->ws->scalars;
+  device_scalars.ensure(std::max<std::size_t>(scalars.size(), 1));
   if (!impl_->staging) impl_->staging.emplace();
-  impl_->staging->upload(impl_->scalars.data(), scalars.data(), scalars.size_bytes(), impl_->stream.get());
-  return impl_->run(impl_->scalars.data(), scalars.size(), options);
+  impl_->staging->upload(device_scalars.data(), scalars.data(), scalars.size_bytes(), impl_->stream.get());
+  return impl_->run(device_scalars.data(), scalars.size(), options);
 }
 
 template <class Cfg>

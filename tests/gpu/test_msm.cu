@@ -4,6 +4,7 @@
 // sizes, with and without the 0/1 split, and the batch interface.
 #include <gtest/gtest.h>
 
+#include <memory>
 #include <vector>
 
 #include "gpu/msm.hpp"
@@ -211,4 +212,27 @@ TEST(GpuMsmG2, DeviceGeneratedPoints) {
   auto rng = test::seeded_rng("GpuMsmG2.DevicePoints");
   std::vector<Fr> s = make_scalars(n, Kind::kRandom, rng);
   EXPECT_EQ(msm.run(s), groth16::msm_g2(pts, s));
+}
+
+// Msm objects sharing one workspace (the GPU prover's five), run in turn with sizes going up and down, so
+// that each run finds the shared scratch grown, shrunk in use or overwritten by another group's MSM.
+TEST(GpuMsm, SharedWorkspace) {
+  CUZK_REQUIRE_GPU();
+  auto rng = test::seeded_rng("GpuMsm.SharedWorkspace");
+  auto workspace = std::make_shared<gpu::MsmWorkspace>();
+  auto g1_small = make_points<algebra::G1Config>(300, rng, true);
+  auto g1_large = make_points<algebra::G1Config>(5000, rng, false);
+  auto g2_bases = make_points<algebra::G2Config>(1500, rng, true);
+  gpu::G1Msm small(g1_small, workspace), large(g1_large, workspace);
+  gpu::G2Msm g2(g2_bases, workspace);
+  for (int round = 0; round < 2; ++round) {
+    for (Kind kind : {Kind::kRandom, Kind::kWitness}) {
+      std::vector<Fr> s_large = make_scalars(g1_large.size(), kind, rng);
+      std::vector<Fr> s_g2 = make_scalars(g2_bases.size(), kind, rng);
+      std::vector<Fr> s_small = make_scalars(g1_small.size(), kind, rng);
+      ASSERT_EQ(large.run(s_large), groth16::msm_g1(g1_large, s_large)) << "round " << round;
+      ASSERT_EQ(g2.run(s_g2), groth16::msm_g2(g2_bases, s_g2)) << "round " << round;
+      ASSERT_EQ(small.run(s_small), groth16::msm_g1(g1_small, s_small)) << "round " << round;
+    }
+  }
 }
