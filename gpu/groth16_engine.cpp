@@ -1,5 +1,8 @@
 #include "gpu/groth16_engine.hpp"
 
+#include <fmt/format.h>
+
+#include <algorithm>
 #include <optional>
 #include <span>
 #include <string>
@@ -48,7 +51,7 @@ class GpuEngine final : public groth16::ProverEngine {
  public:
   // The five MSMs run one after another: one scratch workspace for all of them.
   explicit GpuEngine(const groth16::Parameters& p)
-      : workspace_(make_workspace_if_gpu()),
+      : workspace_(make_workspace_if_it_fits(p)),
         h_(p.h, workspace_),
         l_(p.l, workspace_),
         a_(p.a, workspace_),
@@ -82,11 +85,32 @@ class GpuEngine final : public groth16::ProverEngine {
   algebra::G2 msm_b_g2(std::span<const Fr> scalars) override { return b_g2_.run(scalars); }
 
  private:
-  // Checked before the first upload, so that a machine without a GPU gets the reason, not a CUDA error.
-  static std::shared_ptr<MsmWorkspace> make_workspace_if_gpu() {
+  // Checked before the first upload, so that a machine without a GPU, or with too little memory for these
+  // parameters, gets the reason at once instead of a CUDA error after minutes of uploads and synthesis.
+  static std::shared_ptr<MsmWorkspace> make_workspace_if_it_fits(const groth16::Parameters& p) {
     std::string why;
-    if (list_devices(&why).empty())
-      throw GpuError("the GPU prover was asked for, but no GPU is visible: " + why);
+    const std::vector<DeviceInfo> devices = list_devices(&why);
+    if (devices.empty()) throw GpuError("the GPU prover was asked for, but no GPU is visible: " + why);
+    const std::size_t largest = std::max({p.h.size(), p.l.size(), p.a.size(), p.b_g1.size(), p.b_g2.size()});
+    unsigned h_log = 0;
+    while ((std::size_t{1} << h_log) < p.h.size() + 1) ++h_log;
+    const std::size_t bases_and_scratch =
+        G1Msm::device_bytes_bound(p.h.size()) + G1Msm::device_bytes_bound(p.l.size()) +
+        G1Msm::device_bytes_bound(p.a.size()) + G1Msm::device_bytes_bound(p.b_g1.size()) +
+        G2Msm::device_bytes_bound(p.b_g2.size());
+    const std::size_t workspace = G1Msm::workspace_bytes_bound(largest);
+    const std::size_t h_step = HStep::device_bytes(h_log);
+    const std::size_t need = bases_and_scratch + workspace + h_step;
+    std::size_t free_bytes = 0, total_bytes = 0;
+    CUDA_OK(cudaMemGetInfo(&free_bytes, &total_bytes));
+    if (need > free_bytes) {
+      auto gib = [](std::size_t bytes) { return fmt::format("{:.1f}", double(bytes) / double(1ull << 30)); };
+      throw GpuError(fmt::format(
+          "the GPU prover needs about {} GiB of device memory for these parameters (bases and per-MSM "
+          "scratch {} GiB, shared MSM scratch {} GiB, H step {} GiB); {} has {} GiB free of {} GiB",
+          gib(need), gib(bases_and_scratch), gib(workspace), gib(h_step), devices.front().name,
+          gib(free_bytes), gib(total_bytes)));
+    }
     return std::make_shared<MsmWorkspace>();
   }
 

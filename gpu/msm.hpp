@@ -90,6 +90,12 @@ class Msm {
 
   static DeviceAffine to_device(const Affine& p);
 
+  // Upper bounds, in device bytes, for planning before any allocation: an Msm over `count` bases (the
+  // bases and its own scratch), and the MsmWorkspace of runs on up to `count` scalars. Both assume every
+  // scalar is outside the 0/1 split (random scalars: the most scratch).
+  static std::size_t device_bytes_bound(std::size_t count);
+  static std::size_t workspace_bytes_bound(std::size_t count);
+
   // Implementation detail (public only because nvcc's generated kernel stubs name types inside it).
   struct Impl;
 

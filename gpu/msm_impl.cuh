@@ -678,6 +678,44 @@ struct Msm<Cfg>::Impl {
   }
 };
 
+// The sizes that Impl::run grows its buffers to for m tail scalars (kept in step with it).
+struct PippengerShape {
+  unsigned windows;
+  std::size_t buckets, chunks, pairs;
+  explicit PippengerShape(std::size_t m) {
+    const unsigned c = choose_window_bits(m);
+    windows = (256 + c - 1) / c;
+    buckets = std::size_t{1} << (c - 1);
+    uint32_t chunk = 256;
+    while (chunk > 8 && (m * windows) / chunk < (std::size_t{1} << 17)) chunk >>= 1;
+    chunks = (m + chunk - 1) / chunk;
+    pairs = m * windows;
+  }
+};
+
+template <class Cfg>
+std::size_t Msm<Cfg>::device_bytes_bound(std::size_t count) {
+  using Point = Xyzz<typename Impl::F>;
+  const PippengerShape shape(count);
+  const std::size_t all_buckets = shape.buckets * shape.windows;
+  return count * sizeof(DeviceAffine) + all_buckets * (sizeof(Point) + 2 * sizeof(uint32_t))  // sums, bounds
+         + 2 * shape.chunks * shape.windows * sizeof(Point)                                   // partial runs
+         + all_buckets / 4 * sizeof(Point)     // reduction segments (8 buckets or more each)
+         + shape.pairs / 8 * sizeof(uint32_t)  // heavy buckets
+         + (std::size_t{8} << 20);             // the 0/1 split's partial sums, window sums
+}
+
+template <class Cfg>
+std::size_t Msm<Cfg>::workspace_bytes_bound(std::size_t count) {
+  const PippengerShape shape(count);
+  return 4 * shape.pairs * sizeof(uint32_t)         // sorted pairs, in and out
+         + 4 * count * sizeof(uint32_t)             // ones_index, tail_flag, tail_pos, tail_index
+         + 3 * (count / 32 + 1) * sizeof(uint32_t)  // bitmap words and their counts
+         + count * sizeof(Fr)                       // scalars of host runs
+         + count * 2 * sizeof(uint32_t)             // CUB's sort of one window (its own double buffer)
+         + (std::size_t{16} << 20);
+}
+
 template <class Cfg>
 typename Msm<Cfg>::DeviceAffine Msm<Cfg>::to_device(const Affine& p) {
   DeviceAffine d{};

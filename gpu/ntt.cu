@@ -601,6 +601,12 @@ HStep::HStep(unsigned log_size)
       b_(a_.size()),
       c_(a_.size()) {}
 
+std::size_t HStep::device_bytes(unsigned log_size) {
+  const std::size_t n = std::size_t{1} << log_size;
+  const std::size_t power_tables = 4 * (kPowLoSize + n / kPowLoSize + 1);  // g^i and g^-i, lo and hi
+  return (3 * n + n / 2 + power_tables) * sizeof(Fr);                      // a, b, c; twiddles
+}
+
 std::vector<Fr> HStep::run(const std::vector<Fr>& a, const std::vector<Fr>& b, const std::vector<Fr>& c) {
   enqueue(a, b, c);
   std::vector<Fr> h(h_count());  // allocated and zeroed while the device works

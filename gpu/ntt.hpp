@@ -73,6 +73,8 @@ class NttContext {
 class HStep {
  public:
   explicit HStep(unsigned log_size);
+  // Device bytes an HStep of this size allocates (a, b, c and the transform tables), for planning.
+  static std::size_t device_bytes(unsigned log_size);
   unsigned log_size() const { return log_size_; }
   std::vector<algebra::Fr> run(const std::vector<algebra::Fr>& a, const std::vector<algebra::Fr>& b,
                                const std::vector<algebra::Fr>& c);

@@ -4,9 +4,11 @@
 // sizes, with and without the 0/1 split, and the batch interface.
 #include <gtest/gtest.h>
 
+#include <cstdio>
 #include <memory>
 #include <vector>
 
+#include "gpu/cuda_check.hpp"
 #include "gpu/msm.hpp"
 #include "prover/groth16/msm.hpp"
 #include "tests/gpu/gpu_test_util.hpp"
@@ -234,5 +236,32 @@ TEST(GpuMsm, SharedWorkspace) {
       ASSERT_EQ(g2.run(s_g2), groth16::msm_g2(g2_bases, s_g2)) << "round " << round;
       ASSERT_EQ(small.run(s_small), groth16::msm_g1(g1_small, s_small)) << "round " << round;
     }
+  }
+}
+
+// The planning bounds the GPU prover checks device memory against cover what an MSM really allocates:
+// its bases and scratch, and the shared workspace, for random scalars (the most scratch). Measured as the
+// drop in free device memory; CUDA rounds allocations up (2 MiB pages), hence the slack.
+TEST(GpuMsm, MemoryBoundsCoverARandomRun) {
+  CUZK_REQUIRE_GPU();
+  auto rng = test::seeded_rng("GpuMsm.MemoryBounds");
+  constexpr std::size_t kSlack = std::size_t{64} << 20;
+  for (std::size_t n : {std::size_t{1} << 16, std::size_t{1} << 20}) {
+    auto bases = make_points<algebra::G1Config>(n, rng, false);
+    std::vector<Fr> s = make_scalars(n, Kind::kRandom, rng);
+    CUDA_OK(cudaDeviceSynchronize());
+    std::size_t free_before = 0, free_after = 0, total = 0;
+    CUDA_OK(cudaMemGetInfo(&free_before, &total));
+    {
+      auto workspace = std::make_shared<gpu::MsmWorkspace>();
+      gpu::G1Msm msm(bases, workspace);
+      ASSERT_EQ(msm.run(s), groth16::msm_g1(bases, s));
+      CUDA_OK(cudaMemGetInfo(&free_after, &total));
+    }
+    const std::size_t used = free_before - free_after;
+    const std::size_t bound = gpu::G1Msm::device_bytes_bound(n) + gpu::G1Msm::workspace_bytes_bound(n);
+    EXPECT_LE(used, bound + kSlack) << "n " << n << ": used " << used << " bytes, bound " << bound;
+    std::printf("  n %zu: %.1f MiB used, bound %.1f MiB\n", n, double(used) / (1 << 20),
+                double(bound) / (1 << 20));
   }
 }
