@@ -2,8 +2,11 @@
 //
 //   cuzk_bench_gpu [--quick] [--json FILE] [--g1-max LOG] [--g2-max LOG] [--ntt-max LOG] [--h-log LOG]
 //                  [--reps N] [--min LOG] [--only field,ntt,h,g1,g2] [--window-bits C1,C2,...]
+//                  [--device-only]
 //
-// --window-bits also times the random-scalar MSMs with each of those window sizes forced.
+// --window-bits also times the random-scalar MSMs with each of those window sizes forced. --device-only
+// leaves out the MSM figures with host transfers (scalars from host memory, bases uploaded), which take
+// most of a large sweep's time: for comparing kernels.
 //
 // Inputs are made on the device (points: distinct multiples of the generator by a walk; scalars: a
 // counter-based hash, below r). Device times are CUDA events around the work with the data already on
@@ -107,8 +110,9 @@ unsigned long long mismatches(const Fr* a, const Fr* b, std::size_t n) {
 
 // Field multiplication throughput: every thread runs two independent chains x <- x * y, the shape of
 // the MSM's and NTT's inner loops. kEvenOdd is the library's multiplication, kCios the first version
-// (gpu/mont_mul.hpp keeps both), measured in the same run.
-enum class MulAlgorithm { kEvenOdd, kCios };
+// (gpu/mont_mul.hpp keeps both); kSquareByMul (x <- x * x) against kSquare (the dedicated squaring, x <-
+// x^2), all measured in the same run.
+enum class MulAlgorithm { kEvenOdd, kCios, kSquareByMul, kSquare };
 
 template <class D, MulAlgorithm A>
 __global__ void mul_chain_kernel(D* data, int iterations) {
@@ -122,6 +126,12 @@ __global__ void mul_chain_kernel(D* data, int iterations) {
     if constexpr (A == MulAlgorithm::kEvenOdd) {
       x0 = x0 * y;
       x1 = x1 * y;
+    } else if constexpr (A == MulAlgorithm::kSquare) {
+      x0 = x0.sqr();
+      x1 = x1.sqr();
+    } else if constexpr (A == MulAlgorithm::kSquareByMul) {
+      x0 = x0 * x0;
+      x1 = x1 * x1;
     } else {
       D r0, r1;
       gpu::mont::mul_cios<D::N>(ops, r0.v, x0.v, y.v, D::Tag::c().modulus, D::Tag::c().inv);
@@ -156,8 +166,12 @@ void bench_mul_one(const char* name, int reps) {
 void bench_field(int reps) {
   bench_mul_one<gpu::DevFp, MulAlgorithm::kEvenOdd>("Fp mul even/odd", reps);
   bench_mul_one<gpu::DevFp, MulAlgorithm::kCios>("Fp mul CIOS (baseline)", reps);
+  bench_mul_one<gpu::DevFp, MulAlgorithm::kSquareByMul>("Fp sqr by mul", reps);
+  bench_mul_one<gpu::DevFp, MulAlgorithm::kSquare>("Fp sqr dedicated", reps);
   bench_mul_one<gpu::DevFr, MulAlgorithm::kEvenOdd>("Fr mul even/odd", reps);
   bench_mul_one<gpu::DevFr, MulAlgorithm::kCios>("Fr mul CIOS (baseline)", reps);
+  bench_mul_one<gpu::DevFr, MulAlgorithm::kSquareByMul>("Fr sqr by mul", reps);
+  bench_mul_one<gpu::DevFr, MulAlgorithm::kSquare>("Fr sqr dedicated", reps);
 }
 
 void bench_ntt(unsigned lo, unsigned hi, int reps) {
@@ -259,6 +273,7 @@ void bench_h(unsigned lg, int reps) {
 
 // Window sizes to time the random-scalar MSM with (--window-bits; empty: the library's choice only).
 std::vector<unsigned> g_window_bits;
+bool g_device_only = false;  // --device-only: skip the MSM figures with host transfers (a kernel A/B run)
 
 template <class Cfg>
 void bench_msm(const char* group, unsigned lo, unsigned hi, int reps, bool witness_too) {
@@ -295,7 +310,7 @@ void bench_msm(const char* group, unsigned lo, unsigned hi, int reps, bool witne
                     tw.tail_count, tw.ones_count, tw.classify_ms, tw.ones_ms, tw.sort_ms, tw.accumulate_ms);
       record(std::string(group) + " MSM witness-like (device)", lg, msw, note);
     }
-    if (lg == hi || lg == lo) {  // scalars from pinned host memory (bases stay resident)
+    if (!g_device_only && (lg == hi || lg == lo)) {  // scalars from pinned host memory (bases stay resident)
       gpu::PinnedBuffer<Fr> host(n);
       CUDA_OK(cudaMemcpy(host.data(), random, n * sizeof(Fr), cudaMemcpyDeviceToHost));
       auto msh = time_wall(r, [&] { msm.run(std::span<const Fr>(host.data(), n)); });
@@ -305,8 +320,9 @@ void bench_msm(const char* group, unsigned lo, unsigned hi, int reps, bool witne
       record(std::string(group) + " MSM random + HtoD, pageable", lg, msp, "staged through pinned chunks");
     }
   }
-  {  // Bases from host memory (the prover's SRS vectors): converted chunk by chunk into pinned staging,
-     // against converting into a full host copy and one pageable cudaMemcpy (the old way), same run.
+  // Bases from host memory (the prover's SRS vectors): converted chunk by chunk into pinned staging,
+  // against converting into a full host copy and one pageable cudaMemcpy (the old way), same run.
+  if (!g_device_only) {
     using DeviceAffine = typename gpu::Msm<Cfg>::DeviceAffine;
     std::vector<DeviceAffine> raw(max_n);
     CUDA_OK(cudaMemcpy(raw.data(), points, max_n * sizeof(DeviceAffine), cudaMemcpyDeviceToHost));
@@ -360,7 +376,9 @@ int main(int argc, char** argv) {
   for (int i = 1; i < argc; ++i) {
     std::string a = argv[i];
     auto next = [&] { return i + 1 < argc ? std::string(argv[++i]) : std::string(); };
-    if (a == "--quick") {
+    if (a == "--device-only") {
+      g_device_only = true;
+    } else if (a == "--quick") {
       g1_max = 21, g2_max = 20, ntt_max = 21, h_log = 20, reps = 3;
     } else if (a == "--json") {
       json = next();

@@ -1,6 +1,6 @@
-// The device Montgomery multiplication (gpu/mont_mul.hpp) run on the host with emulated PTX integer
-// instructions (one carry flag, as the .cc / addc / madc forms use it), against the host fields. This
-// checks the even/odd carry-chain algorithm in CI, where no GPU runs; tests/gpu/test_field.cu checks
+// The device Montgomery multiplication and squaring (gpu/mont_mul.hpp) run on the host with emulated
+// PTX integer instructions (one carry flag, as the .cc / addc / madc forms use it), against the host
+// fields. This checks the carry-chain algorithms in CI, where no GPU runs; tests/gpu/test_field.cu checks
 // the same code on a device.
 #include <gtest/gtest.h>
 
@@ -107,6 +107,20 @@ F emulated_mul(const F& a, const F& b, Algorithm algorithm = Algorithm::kEvenOdd
 }
 
 template <class F>
+F emulated_sqr(const F& a) {
+  constexpr int N = Limbs32<F>::N;
+  auto la = Limbs32<F>::of(a);
+  Limbs32<F> modulus{}, out{};
+  for (std::size_t i = 0; i < F::N; ++i) {
+    modulus.v[2 * i] = uint32_t(F::kModulus[i]);
+    modulus.v[2 * i + 1] = uint32_t(F::kModulus[i] >> 32);
+  }
+  EmulatedPtx ops;
+  gpu::mont::sqr<N>(ops, out.v, la.v, modulus.v, uint32_t(F::kInv));
+  return out.to_field();
+}
+
+template <class F>
 void check_against_host(const char* name, int random_pairs) {
   auto rng = test::seeded_rng(name);
   std::vector<F> values = {F::zero(),
@@ -118,11 +132,13 @@ void check_against_host(const char* name, int random_pairs) {
                            -F::from_u64(0xffffffffu)};
   for (const F& a : values)
     for (const F& b : values) ASSERT_EQ(emulated_mul(a, b), a * b) << name << " edge values";
+  for (const F& a : values) ASSERT_EQ(emulated_sqr(a), a.square()) << name << " square, edge values";
   for (int i = 0; i < random_pairs; ++i) {
     F a = test::random_field<F>(rng), b = test::random_field<F>(rng);
     ASSERT_EQ(emulated_mul(a, b), a * b) << name << " pair " << i;
     ASSERT_EQ(emulated_mul(a, a), a.square()) << name << " square " << i;
     ASSERT_EQ(emulated_mul(a, b, Algorithm::kCios), a * b) << name << " CIOS pair " << i;
+    ASSERT_EQ(emulated_sqr(a), a.square()) << name << " dedicated square " << i;
   }
 }
 
@@ -142,6 +158,7 @@ void check_near_modulus(const char* name) {
     ASSERT_EQ(emulated_mul(a, b), a * b) << name << " " << i;
     F c = test::random_field<F>(rng);
     ASSERT_EQ(emulated_mul(a, c), a * c) << name << " " << i;
+    ASSERT_EQ(emulated_sqr(a), a.square()) << name << " dedicated square " << i;
   }
 }
 TEST(GpuMontEmulated, NearModulus) {
@@ -150,3 +167,47 @@ TEST(GpuMontEmulated, NearModulus) {
 }
 
 }  // namespace
+
+// The square before reduction (product_square) against a schoolbook product in 64-bit host arithmetic,
+// at the carry extremes ((2^(32n) - 1)^2 = 2^(64n) - 2^(32n + 1) + 1) and on limbs that are mostly random,
+// some all ones or zero.
+template <int N>
+void schoolbook_square(uint32_t* t, const uint32_t* a) {
+  for (int j = 0; j < 2 * N; ++j) t[j] = 0;
+  for (int i = 0; i < N; ++i) {
+    uint64_t carry = 0;
+    for (int j = 0; j < N; ++j) {
+      const uint64_t x = uint64_t(a[i]) * a[j] + t[i + j] + carry;
+      t[i + j] = uint32_t(x);
+      carry = x >> 32;
+    }
+    t[i + N] = uint32_t(carry);
+  }
+}
+
+template <int N>
+void check_square_products() {
+  EmulatedPtx ops;
+  uint32_t ones[N], t[2 * N], q[2 * N];
+  for (int j = 0; j < N; ++j) ones[j] = 0xffffffffu;
+  gpu::mont::product_square<N>(ops, q, ones);
+  for (int j = 0; j < 2 * N; ++j) {
+    const uint32_t expected = j == 0 ? 1u : j < N ? 0u : j == N ? 0xfffffffeu : 0xffffffffu;
+    ASSERT_EQ(q[j], expected) << "all-ones square, limb " << j;
+  }
+  auto rng = test::seeded_rng("GpuMontEmulated.SquareProducts");
+  for (int i = 0; i < 5000; ++i) {
+    uint32_t a[N];
+    for (int j = 0; j < N; ++j) {
+      const uint64_t r = rng();
+      a[j] = r % 8 == 0 ? 0xffffffffu : r % 8 == 1 ? 0u : uint32_t(r >> 8);
+    }
+    schoolbook_square<N>(t, a);
+    gpu::mont::product_square<N>(ops, q, a);
+    for (int j = 0; j < 2 * N; ++j) ASSERT_EQ(q[j], t[j]) << "square " << i << " limb " << j;
+  }
+}
+TEST(GpuMontEmulated, SquareProductsAtCarryExtremes) {
+  check_square_products<8>();
+  check_square_products<12>();
+}
