@@ -34,6 +34,19 @@
 
 namespace cuzk::gpu::mont {
 
+// acc += x[j] * y 2^(32 j) over the even j (lo at limb j, hi at j + 1: one carry chain); the carry out of
+// limb N - 1 is left in the carry flag for the caller to place.
+template <int N, class Ops>
+CUZK_HD CUZK_INLINE void mad_even_limbs(Ops& ops, uint32_t* acc, const uint32_t* x, uint32_t y) {
+  acc[0] = ops.mad_lo_cc(x[0], y, acc[0]);
+  acc[1] = ops.madc_hi_cc(x[0], y, acc[1]);
+  CUZK_UNROLL
+  for (int j = 2; j < N; j += 2) {
+    acc[j] = ops.madc_lo_cc(x[j], y, acc[j]);
+    acc[j + 1] = ops.madc_hi_cc(x[j], y, acc[j + 1]);
+  }
+}
+
 // One row: the odd chain (Q) then the even chain (P) with a_i * b, then the reduction by m * p.
 // `first`: P and Q hold nothing yet (plain products, no carries).
 template <int N, class Ops>
@@ -58,13 +71,7 @@ CUZK_HD CUZK_INLINE void mul_row(Ops& ops, uint32_t* P, uint32_t* Q, const uint3
     }
     Q[N - 2] = ops.madc_lo_cc(a[N - 1], b, 0);
     Q[N - 1] = ops.madc_hi(a[N - 1], b, 0);  // hi(x * y) + 1 < 2^32: no carry out
-    P[0] = ops.mad_lo_cc(a[0], b, P[0]);
-    P[1] = ops.madc_hi_cc(a[0], b, P[1]);
-    CUZK_UNROLL
-    for (int j = 2; j < N; j += 2) {
-      P[j] = ops.madc_lo_cc(a[j], b, P[j]);
-      P[j + 1] = ops.madc_hi_cc(a[j], b, P[j + 1]);
-    }
+    mad_even_limbs<N>(ops, P, a, b);
     Q[N - 1] = ops.addc(Q[N - 1], 0);  // the even chain's carry sits at limb N, as does Q[N - 1]
   }
   const uint32_t m = ops.mul_lo(P[0], inv);
@@ -77,14 +84,30 @@ CUZK_HD CUZK_INLINE void mul_row(Ops& ops, uint32_t* P, uint32_t* Q, const uint3
   }
   Q[N - 2] = ops.madc_lo_cc(p[N - 1], m, Q[N - 2]);
   Q[N - 1] = ops.madc_hi(p[N - 1], m, Q[N - 1]);  // T < 2p bounds Q: no carry out of limb N
-  P[0] = ops.mad_lo_cc(p[0], m, P[0]);            // P[0] becomes 0
-  P[1] = ops.madc_hi_cc(p[0], m, P[1]);
-  CUZK_UNROLL
-  for (int j = 2; j < N; j += 2) {
-    P[j] = ops.madc_lo_cc(p[j], m, P[j]);
-    P[j + 1] = ops.madc_hi_cc(p[j], m, P[j + 1]);
-  }
+  mad_even_limbs<N>(ops, P, p, m);                // P[0] becomes 0
   Q[N - 1] = ops.addc(Q[N - 1], 0);
+}
+
+// t = acc (limbs 0..N-1) + shifted[1..N-1] (limbs 0..N-2): the value held by the two chains'
+// accumulators after a row (see mul_row: `shifted` is the accumulator whose limb k sits at limb k - 1).
+template <int N, class Ops>
+CUZK_HD CUZK_INLINE void merge_chains(Ops& ops, uint32_t* t, const uint32_t* acc, const uint32_t* shifted) {
+  t[0] = ops.add_cc(acc[0], shifted[1]);
+  CUZK_UNROLL
+  for (int j = 1; j + 1 < N; ++j) t[j] = ops.addc_cc(acc[j], shifted[j + 1]);
+  t[N - 1] = ops.addc(acc[N - 1], 0);
+}
+
+// r = t - p when t >= p, else t (t < 2p).
+template <int N, class Ops>
+CUZK_HD CUZK_INLINE void subtract_modulus_once(Ops& ops, uint32_t* r, const uint32_t* t, const uint32_t* p) {
+  uint32_t d[N];
+  d[0] = ops.sub_cc(t[0], p[0]);
+  CUZK_UNROLL
+  for (int j = 1; j < N; ++j) d[j] = ops.subc_cc(t[j], p[j]);
+  const uint32_t borrow = ops.subc(0, 0);  // all ones when t < p
+  CUZK_UNROLL
+  for (int j = 0; j < N; ++j) r[j] = borrow ? t[j] : d[j];
 }
 
 // r = a * b * 2^(-32N) mod p, fully reduced (a, b < p).
@@ -98,20 +121,10 @@ CUZK_HD CUZK_INLINE void mul(Ops& ops, uint32_t* r, const uint32_t* a, const uin
     mul_row<N>(ops, even, odd, a, b[i], p, inv, i == 0);
     mul_row<N>(ops, odd, even, a, b[i + 1], p, inv, false);
   }
-  // The last row ran with P = odd, Q = even: the value is even[0..N-1] + odd[1..N-1] (at limbs 0..N-2).
+  // The last row ran with P = odd, Q = even.
   uint32_t t[N];
-  t[0] = ops.add_cc(even[0], odd[1]);
-  CUZK_UNROLL
-  for (int j = 1; j + 1 < N; ++j) t[j] = ops.addc_cc(even[j], odd[j + 1]);
-  t[N - 1] = ops.addc(even[N - 1], 0);
-  // t < 2p: subtract p once when t >= p.
-  uint32_t d[N];
-  d[0] = ops.sub_cc(t[0], p[0]);
-  CUZK_UNROLL
-  for (int j = 1; j < N; ++j) d[j] = ops.subc_cc(t[j], p[j]);
-  const uint32_t borrow = ops.subc(0, 0);  // all ones when t < p
-  CUZK_UNROLL
-  for (int j = 0; j < N; ++j) r[j] = borrow ? t[j] : d[j];
+  merge_chains<N>(ops, t, even, odd);
+  subtract_modulus_once<N>(ops, r, t, p);
 }
 
 // ---- Squaring: the product first, then a separate reduction ----
@@ -142,13 +155,7 @@ CUZK_HD CUZK_INLINE void reduce(Ops& ops, uint32_t* r, const uint32_t* t, const 
     Q[j] = ops.mul_lo(p[j + 1], m);
     Q[j + 1] = ops.mul_hi(p[j + 1], m);
   }
-  P[0] = ops.mad_lo_cc(p[0], m, P[0]);  // becomes 0
-  P[1] = ops.madc_hi_cc(p[0], m, P[1]);
-  CUZK_UNROLL
-  for (int j = 2; j < N; j += 2) {
-    P[j] = ops.madc_lo_cc(p[j], m, P[j]);
-    P[j + 1] = ops.madc_hi_cc(p[j], m, P[j + 1]);
-  }
+  mad_even_limbs<N>(ops, P, p, m);  // P[0] becomes 0
   Q[N - 1] = ops.addc(Q[N - 1], 0);
   // Rows 1..N-1, the arrays swapping roles each row: after a row the value divided by 2^32 is
   // Q (limbs 0..N-1) + P[1..N-1] (limbs 0..N-2).
@@ -168,35 +175,20 @@ CUZK_HD CUZK_INLINE void reduce(Ops& ops, uint32_t* r, const uint32_t* t, const 
     }
     prev[N - 2] = ops.madc_lo_cc(p[N - 1], m, 0);
     prev[N - 1] = ops.madc_hi(p[N - 1], m, 0);
-    cur[0] = ops.mad_lo_cc(p[0], m, cur[0]);  // becomes 0
-    cur[1] = ops.madc_hi_cc(p[0], m, cur[1]);
-    CUZK_UNROLL
-    for (int j = 2; j < N; j += 2) {
-      cur[j] = ops.madc_lo_cc(p[j], m, cur[j]);
-      cur[j + 1] = ops.madc_hi_cc(p[j], m, cur[j + 1]);
-    }
+    mad_even_limbs<N>(ops, cur, p, m);  // cur[0] becomes 0
     prev[N - 1] = ops.addc(prev[N - 1], 0);
     uint32_t* swap = cur;
     cur = prev;
     prev = swap;
   }
-  // s = cur (limbs 0..N-1) + prev[1..N-1] (limbs 0..N-2); then + t_hi.
+  // s = cur + prev (shifted), then + t_hi.
   uint32_t s[N];
-  s[0] = ops.add_cc(cur[0], prev[1]);
-  CUZK_UNROLL
-  for (int j = 1; j + 1 < N; ++j) s[j] = ops.addc_cc(cur[j], prev[j + 1]);
-  s[N - 1] = ops.addc(cur[N - 1], 0);
+  merge_chains<N>(ops, s, cur, prev);
   s[0] = ops.add_cc(s[0], t[N]);
   CUZK_UNROLL
   for (int j = 1; j + 1 < N; ++j) s[j] = ops.addc_cc(s[j], t[N + j]);
   s[N - 1] = ops.addc(s[N - 1], t[2 * N - 1]);
-  uint32_t d[N];
-  d[0] = ops.sub_cc(s[0], p[0]);
-  CUZK_UNROLL
-  for (int j = 1; j < N; ++j) d[j] = ops.subc_cc(s[j], p[j]);
-  const uint32_t borrow = ops.subc(0, 0);  // all ones when s < p
-  CUZK_UNROLL
-  for (int j = 0; j < N; ++j) r[j] = borrow ? s[j] : d[j];
+  subtract_modulus_once<N>(ops, r, s, p);
 }
 
 // One chain of a squaring's cross products: acc += a[i] * a[j] 2^(32(i + j)) for j = j0, j0 + 2, ... < N

@@ -19,10 +19,12 @@
 #include <cstddef>
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <span>
 #include <vector>
 
 #include "gpu/device_buffer.hpp"
+#include "gpu/host_staging.hpp"
 #include "prover/algebra/curve.hpp"
 
 namespace cuzk::gpu {
@@ -42,10 +44,11 @@ struct MsmTimings {
 // The MSM's device scratch that does not depend on the group, grown on demand and kept: the sorted
 // (bucket, point) pairs of every window (4 x 4 bytes per tail scalar and window: 25.8 GB for a 2^27
 // random-scalar G1 MSM), the 0/1 split's arrays, the scalars of run() on host memory, CUB's temporary
-// storage. Msm objects that never run at the same time (the GPU prover's five) share one, so that the
-// scratch is that of the largest MSM instead of the sum of all of them, which would not fit beside the
-// bases of a 32GiB sector on an H200.
+// storage; and the pinned chunks that host bases and scalars go through (64 MiB). Msm objects that never
+// run at the same time (the GPU prover's five) share one, so that the scratch is that of the largest MSM
+// instead of the sum of all of them, which would not fit beside the bases of a 32GiB sector on an H200.
 struct MsmWorkspace {
+  std::optional<HostStaging> staging;  // made by the first upload from host memory
   DeviceBuffer<algebra::Fr> scalars;
   DeviceBuffer<uint32_t> ones_bitmap, ones_per_word, ones_offset, ones_index, tail_flag, tail_pos, tail_index;
   DeviceBuffer<uint32_t> keys_in, values_in, keys_out, values_out;

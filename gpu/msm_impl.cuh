@@ -468,7 +468,6 @@ struct Msm<Cfg>::Impl {
   // Scratch, grown on demand and kept across calls: the group-agnostic part in the workspace (shared
   // with other Msm objects when the constructor was given one), the per-bucket part here.
   std::shared_ptr<MsmWorkspace> ws;
-  std::optional<HostStaging> staging;  // made by the upload of host bases or the first run() on host scalars
   DeviceBuffer<uint32_t> start, end, heavy_list, heavy_count;
   DeviceBuffer<Xyzz<F>> bucket_sums, partial_first, partial_last, seg_t, seg_r, window_sums, ones_partial,
       ones_total;
@@ -736,8 +735,9 @@ Msm<Cfg>::Msm(std::span<const Affine> bases, std::shared_ptr<MsmWorkspace> works
   CUDA_OK(cudaMalloc(reinterpret_cast<void**>(&impl_->bases), bytes));
   // Converted to the device layout chunk by chunk in pinned memory (the SRS vectors are up to 12 GiB at
   // 32GiB sectors: no second full copy on the host, and pinned-speed copies).
-  impl_->staging.emplace();
-  impl_->staging->upload_generated(
+  std::optional<HostStaging>& staging = impl_->ws->staging;
+  if (!staging) staging.emplace();
+  staging->upload_generated(
       impl_->bases, bytes, sizeof(DeviceAffine),
       [&](std::byte* chunk, std::size_t offset, std::size_t len) {
         auto* out = reinterpret_cast<DeviceAffine*>(chunk);
@@ -793,8 +793,9 @@ typename Msm<Cfg>::Point Msm<Cfg>::run(std::span<const Fr> scalars, const MsmOpt
   if (scalars.size() > impl_->count) throw GpuError("Msm::run: more scalars than bases");
   DeviceBuffer<Fr>& device_scalars = impl_->ws->scalars;
   device_scalars.ensure(std::max<std::size_t>(scalars.size(), 1));
-  if (!impl_->staging) impl_->staging.emplace();
-  impl_->staging->upload(device_scalars.data(), scalars.data(), scalars.size_bytes(), impl_->stream.get());
+  std::optional<HostStaging>& staging = impl_->ws->staging;
+  if (!staging) staging.emplace();
+  staging->upload(device_scalars.data(), scalars.data(), scalars.size_bytes(), impl_->stream.get());
   return impl_->run(device_scalars.data(), scalars.size(), options);
 }
 
