@@ -133,8 +133,8 @@ CUZK_HD CUZK_INLINE void mul(Ops& ops, uint32_t* r, const uint32_t* a, const uin
 // faster squaring is fewer IMADs: a^2 needs each cross product a_i a_j (i < j) once, doubled, and the N
 // squares a_i^2, N^2 + N products against mul()'s 2N^2. That form does not interleave with the
 // reduction, so the reduction runs afterwards on the 2N-limb square with mul_row's two chains.
-// Measured on an H200 (x <- x^2, two chains per thread): Fp 33.2 G/s against 27.4 for mul(a, a), Fr 71.0
-// against 60.4. A Karatsuba multiplication in the same product-then-reduce form (one level, three half-size
+// Measured on an H200 (x <- x^2, two chains per thread): Fp 33.4 G/s against 27.2 for mul(a, a), Fr 70.6
+// against 60.4; a 2^27 G1 MSM 1.6% faster (bench/RESULTS.md, fifth round). A Karatsuba multiplication in the same product-then-reduce form (one level, three half-size
 // products) was slower than mul() (Fp 25.7 G/s: the sums and the combination cost more issue slots than
 // the IMADs it saved) and was dropped.
 
@@ -211,8 +211,9 @@ CUZK_HD CUZK_INLINE void cross_chain(Ops& ops, uint32_t* acc, const uint32_t* a,
   if (i + last + 2 < 2 * N) acc[i + last + 2] = ops.addc(acc[i + last + 2], 0);
 }
 
-// t[0..2N-1] = a^2: the N(N - 1)/2 cross products once (two accumulators, as in product()), doubled by a
-// shift, plus the N squares of the limbs: N^2 + N IMADs against product()'s 2N^2.
+// t[0..2N-1] = a^2: the N(N - 1)/2 cross products once (in two accumulators, whose carry chains have no
+// data dependence, as in mul_row), doubled by a shift, plus the N squares of the limbs: N^2 + N products
+// against mul()'s 2N^2.
 template <int N, class Ops>
 CUZK_HD CUZK_INLINE void product_square(Ops& ops, uint32_t* t, const uint32_t* a) {
   uint32_t A[2 * N], B[2 * N];
