@@ -257,7 +257,10 @@ void bench_h(unsigned lg, int reps) {
     CUDA_OK(cudaMemcpy(ha.data(), src, n * sizeof(Fr), cudaMemcpyDeviceToHost));
   }
   record("H step + HtoD a,b,c + DtoH h", lg, ms, "pinned host memory");
-  {  // The GPU prover's path: HStep::run on pageable host vectors, uploads overlapping the transforms.
+  // From pageable host vectors, the uploads overlapping the transforms: h into a new host vector
+  // (HStep::run: most of its time is that 4 GiB vector's allocation and filling at 2^27), or kept on the
+  // device (HStep::run_on_device: the GPU prover's path).
+  {
     std::vector<Fr> va(n), vb(n), vc(n);
     CUDA_OK(cudaMemcpy(va.data(), src, n * sizeof(Fr), cudaMemcpyDeviceToHost));
     CUDA_OK(cudaMemcpy(vb.data(), src + n, n * sizeof(Fr), cudaMemcpyDeviceToHost));
