@@ -452,6 +452,25 @@ unsigned log2_floor(std::size_t x) {
 
 }  // namespace
 
+// Pippenger's layout for m tail scalars and windows of c bits: what Impl::run sizes its buffers and
+// launches by, and what the memory bounds are computed from.
+struct PippengerShape {
+  unsigned c, windows;
+  uint32_t buckets;  // per window (signed digits: 2^(c-1))
+  uint32_t chunk;    // sorted pairs per accumulating thread: enough threads to fill the GPU, at most 256
+  std::size_t chunks, pairs;
+  PippengerShape(std::size_t m, unsigned window_bits) : c(window_bits) {
+    if (c < 2 || c > 24) throw GpuError("Msm: window_bits must be in 2..24");
+    windows = (256 + c - 1) / c;
+    buckets = 1u << (c - 1);
+    chunk = 256;
+    while (chunk > 8 && (m * windows) / chunk < (std::size_t{1} << 17)) chunk >>= 1;
+    chunks = (m + chunk - 1) / chunk;
+    pairs = m * windows;
+  }
+  explicit PippengerShape(std::size_t m) : PippengerShape(m, choose_window_bits(m)) {}
+};
+
 template <class Cfg>
 struct Msm<Cfg>::Impl {
   using F = typename DeviceField<Cfg>::type;
@@ -559,15 +578,11 @@ struct Msm<Cfg>::Impl {
     unsigned c = 0, windows = 0;
     if (m > 0) {
       const uint32_t m32 = uint32_t(m);
-      c = opt.window_bits ? opt.window_bits : choose_window_bits(m);
-      if (c < 2 || c > 24) throw GpuError("Msm: window_bits must be in 2..24");
-      windows = (256 + c - 1) / c;
-      const uint32_t nb = 1u << (c - 1);
-      // Chunk length: enough threads to fill the GPU, at most 256 pairs each.
-      uint32_t chunk = 256;
-      while (chunk > 8 && (std::size_t(m) * windows) / chunk < (std::size_t{1} << 17)) chunk >>= 1;
-      const uint32_t chunks = (m32 + chunk - 1) / chunk;
-      const std::size_t pairs = std::size_t(m) * windows;
+      const PippengerShape shape(m, opt.window_bits ? opt.window_bits : choose_window_bits(m));
+      c = shape.c;
+      windows = shape.windows;
+      const uint32_t nb = shape.buckets, chunk = shape.chunk, chunks = uint32_t(shape.chunks);
+      const std::size_t pairs = shape.pairs;
       ws->keys_in.ensure(pairs);
       ws->values_in.ensure(pairs);
       ws->keys_out.ensure(pairs);
@@ -677,26 +692,11 @@ struct Msm<Cfg>::Impl {
   }
 };
 
-// The sizes that Impl::run grows its buffers to for m tail scalars (kept in step with it).
-struct PippengerShape {
-  unsigned windows;
-  std::size_t buckets, chunks, pairs;
-  explicit PippengerShape(std::size_t m) {
-    const unsigned c = choose_window_bits(m);
-    windows = (256 + c - 1) / c;
-    buckets = std::size_t{1} << (c - 1);
-    uint32_t chunk = 256;
-    while (chunk > 8 && (m * windows) / chunk < (std::size_t{1} << 17)) chunk >>= 1;
-    chunks = (m + chunk - 1) / chunk;
-    pairs = m * windows;
-  }
-};
-
 template <class Cfg>
 std::size_t Msm<Cfg>::device_bytes_bound(std::size_t count) {
   using Point = Xyzz<typename Impl::F>;
   const PippengerShape shape(count);
-  const std::size_t all_buckets = shape.buckets * shape.windows;
+  const std::size_t all_buckets = std::size_t(shape.buckets) * shape.windows;
   return count * sizeof(DeviceAffine) + all_buckets * (sizeof(Point) + 2 * sizeof(uint32_t))  // sums, bounds
          + 2 * shape.chunks * shape.windows * sizeof(Point)                                   // partial runs
          + all_buckets / 4 * sizeof(Point)     // reduction segments (8 buckets or more each)

@@ -432,6 +432,13 @@ std::vector<Pass> plan_passes(unsigned lg) {
 
 }  // namespace
 
+std::size_t NttContext::device_bytes(unsigned max_log_size) {
+  const std::size_t n = std::size_t{1} << std::max(1u, max_log_size);
+  // Twiddles w^e (e < n/2); power tables of kPowLoSize + n / kPowLoSize + 1 elements at most: g^i, g^-i
+  // and the twiddles' transient pair, rounded up to four.
+  return (n / 2 + 4 * (kPowLoSize + n / kPowLoSize + 1)) * sizeof(Fr);
+}
+
 NttContext::NttContext(unsigned max_log_size, cudaStream_t stream) : max_log_(std::max(1u, max_log_size)) {
   if (max_log_ > kMaxLogSize) throw GpuError("NttContext: domain larger than 2^28");
   const std::size_t n = std::size_t{1} << max_log_;
@@ -602,9 +609,7 @@ HStep::HStep(unsigned log_size)
       c_(a_.size()) {}
 
 std::size_t HStep::device_bytes(unsigned log_size) {
-  const std::size_t n = std::size_t{1} << log_size;
-  const std::size_t power_tables = 4 * (kPowLoSize + n / kPowLoSize + 1);  // g^i and g^-i, lo and hi
-  return (3 * n + n / 2 + power_tables) * sizeof(Fr);                      // a, b, c; twiddles
+  return 3 * (std::size_t{1} << log_size) * sizeof(Fr) + NttContext::device_bytes(log_size);  // a, b, c
 }
 
 std::vector<Fr> HStep::run(const std::vector<Fr>& a, const std::vector<Fr>& b, const std::vector<Fr>& c) {

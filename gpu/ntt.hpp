@@ -11,6 +11,7 @@
 
 #include <cuda_runtime_api.h>
 
+#include <cstddef>
 #include <optional>
 #include <vector>
 
@@ -30,6 +31,8 @@ class NttContext {
   static constexpr unsigned kMaxLogSize = 28;
 
   explicit NttContext(unsigned max_log_size, cudaStream_t stream = nullptr);
+  // Device bytes a context of this size keeps (its twiddle and coset-power tables), for planning.
+  static std::size_t device_bytes(unsigned max_log_size);
   unsigned max_log_size() const { return max_log_; }
 
   // In place on 2^log_size device values (log_size 0 .. max_log_size). Asynchronous on `stream`.

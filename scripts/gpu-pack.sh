@@ -5,8 +5,8 @@
 # tests and measurements, not on a three-minute build.
 #
 #   scripts/gpu-pack.sh [DIR]          # default DIR: gpu-pack; also writes DIR.tar.gz (both git-ignored)
-#   # on the GPU machine, from the repository root (the tarball keeps the carried tree small: ~30 MB
-#   # against ~63 MB unpacked, near the device tool's 64 MiB limit):
+#   # on the GPU machine, from the repository root (the tarball keeps the carried tree small: ~47 MB
+#   # with cuzk and the GPU tests, against ~100 MB unpacked; the device tool carries at most 64 MiB):
 #   tar xzf gpu-pack.tar.gz && gpu-pack/run.sh [cuzk_bench_gpu arguments]
 #   # or gpu-check.sh's tests (cuzk info, the GPU tests, 2KiB sectors proven with and without --gpu) from it:
 #   CUZK_GPU_PREBUILT=1 CUZK_GPU_BUILD_DIR=$PWD/gpu-pack LD_LIBRARY_PATH=$PWD/gpu-pack/lib \
