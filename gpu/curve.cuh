@@ -5,6 +5,7 @@
 // x = X / ZZ, y = Y / ZZZ with ZZ^3 = ZZZ^2, ZZ = 0 for infinity. Formulas: Explicit-Formulas
 // Database, g1p/auto/shortw/xyzz: madd-2008-s (mixed add, 8M + 2S), add-2008-s (12M + 2S),
 // dbl-2008-s-1 and mdbl-2008-s-1 (a = 0). Exceptional cases (P == Q, P == -Q, infinity) are handled.
+// Y3 = A B - C D in every formula is F::mul_sub: over Fp, two products with one Montgomery reduction.
 #pragma once
 
 #include "gpu/field.cuh"
@@ -39,7 +40,7 @@ struct Xyzz {
     F M = X2.dbl() + X2;
     Xyzz r;
     r.X = M.sqr() - S.dbl();
-    r.Y = M * (S - r.X) - W * Y;
+    r.Y = F::mul_sub(M, S - r.X, W, Y);
     r.ZZ = V * ZZ;
     r.ZZZ = W * ZZZ;
     return r;
@@ -55,7 +56,7 @@ struct Xyzz {
     F M = X2.dbl() + X2;
     Xyzz r;
     r.X = M.sqr() - S.dbl();
-    r.Y = M * (S - r.X) - W * p.y;
+    r.Y = F::mul_sub(M, S - r.X, W, p.y);
     r.ZZ = V;
     r.ZZZ = W;
     return r;
@@ -87,7 +88,7 @@ struct Xyzz {
     ZZZ = ZZZ * PPP;
     F Q = X * PP;
     F X3 = R.sqr() - PPP - Q.dbl();
-    Y = R * (Q - X3) - Y * PPP;
+    Y = F::mul_sub(R, Q - X3, Y, PPP);
     X = X3;
   }
 
@@ -116,7 +117,7 @@ struct Xyzz {
     F PPP = P * PP;
     F Q = U1 * PP;
     F X3 = R.sqr() - PPP - Q.dbl();
-    Y = R * (Q - X3) - S1 * PPP;
+    Y = F::mul_sub(R, Q - X3, S1, PPP);
     X = X3;
     ZZ = ZZ * q.ZZ * PP;
     ZZZ = ZZZ * q.ZZZ * PPP;

@@ -7,8 +7,8 @@
 // can be copied to the device as they are, and back.
 //
 // Multiplication is Montgomery's with the products of even and odd limbs in two independent carry
-// chains (gpu/mont_mul.hpp, where the algorithm and its bounds are explained). The constants (modulus, -p^-1 mod
-// 2^32, R, R^2) come from prover/algebra/bls12_381.hpp at compile time and live in __constant__ memory,
+// chains (gpu/mont_mul.hpp, where the algorithm and its bounds are explained). The constants (modulus, -p^-1
+// mod 2^32, R, R^2) come from prover/algebra/bls12_381.hpp at compile time and live in __constant__ memory,
 // so they are instruction operands (c[bank][offset]) in SASS.
 #pragma once
 
@@ -51,11 +51,13 @@ static __constant__ FieldConstants<8> kFrConstants = make_field_constants<algebr
 
 struct FpTag {
   static constexpr int N = 12;
+  static constexpr bool kMulAddFits = true;  // p < 2^381: 3p < 2^384
   using Host = algebra::Fp;
   __device__ static const FieldConstants<12>& c() { return kFpConstants; }
 };
 struct FrTag {
   static constexpr int N = 8;
+  static constexpr bool kMulAddFits = false;  // 3r > 2^256
   using Host = algebra::Fr;
   __device__ static const FieldConstants<8>& c() { return kFrConstants; }
 };
@@ -66,17 +68,17 @@ namespace ptx {
 // consecutive asm volatile statements of one chain; nothing else is placed between them (the usual
 // practice for multi-precision code in CUDA).
 // One PTX instruction per member: r = insn(a, b) or r = insn(a, b, c).
-#define CUZK_PTX_OP2(name, insn)                                                 \
-  __device__ __forceinline__ static uint32_t name(uint32_t a, uint32_t b) {     \
-    uint32_t r;                                                                \
-    asm volatile(insn " %0, %1, %2;" : "=r"(r) : "r"(a), "r"(b));             \
-    return r;                                                                  \
+#define CUZK_PTX_OP2(name, insn)                                            \
+  __device__ __forceinline__ static uint32_t name(uint32_t a, uint32_t b) { \
+    uint32_t r;                                                             \
+    asm volatile(insn " %0, %1, %2;" : "=r"(r) : "r"(a), "r"(b));           \
+    return r;                                                               \
   }
-#define CUZK_PTX_OP3(name, insn)                                                       \
-  __device__ __forceinline__ static uint32_t name(uint32_t a, uint32_t b, uint32_t c) {  \
-    uint32_t r;                                                                      \
-    asm volatile(insn " %0, %1, %2, %3;" : "=r"(r) : "r"(a), "r"(b), "r"(c));      \
-    return r;                                                                        \
+#define CUZK_PTX_OP3(name, insn)                                                        \
+  __device__ __forceinline__ static uint32_t name(uint32_t a, uint32_t b, uint32_t c) { \
+    uint32_t r;                                                                         \
+    asm volatile(insn " %0, %1, %2, %3;" : "=r"(r) : "r"(a), "r"(b), "r"(c));           \
+    return r;                                                                           \
   }
 struct Ops {
   CUZK_PTX_OP2(mul_lo, "mul.lo.u32")
@@ -189,6 +191,21 @@ struct DevField {
     mont::sqr<N>(ops, r.v, v, Tag::c().modulus, Tag::c().inv);
     return r;
   }
+  // a * b - c * d with one Montgomery reduction: mont::mul_add on a * b + c * (p - d), 3N^2 products
+  // against 4N^2 (the Y3 of every XYZZ formula has this form). Its bounds need 3p < 2^(32N): Fp only.
+  __device__ __forceinline__ static DevField mul_sub(const DevField& a, const DevField& b, const DevField& c,
+                                                     const DevField& d) {
+    static_assert(Tag::kMulAddFits, "mont::mul_add needs 3p < 2^(32N)");
+    uint32_t minus_d[N];  // p - d, in (0, p]: d = 0 gives p, which mul_add allows
+    minus_d[0] = ptx::Ops::sub_cc(Tag::c().modulus[0], d.v[0]);
+#pragma unroll
+    for (int i = 1; i + 1 < N; ++i) minus_d[i] = ptx::Ops::subc_cc(Tag::c().modulus[i], d.v[i]);
+    minus_d[N - 1] = ptx::Ops::subc(Tag::c().modulus[N - 1], d.v[N - 1]);
+    ptx::Ops ops;
+    DevField r;
+    mont::mul_add<N>(ops, r.v, a.v, b.v, c.v, minus_d, Tag::c().modulus, Tag::c().inv);
+    return r;
+  }
   __device__ __forceinline__ DevField& operator+=(const DevField& o) {
     return *this = *this + o;
   }
@@ -249,6 +266,11 @@ struct DevFp2 {
     DevFp v1 = a.c1 * b.c1;
     DevFp s = (a.c0 + a.c1) * (b.c0 + b.c1);
     return {v0 - v1, s - v0 - v1};
+  }
+  // a * b - c * d (no shared reduction over Fp2: Karatsuba already uses 3 base multiplications each).
+  __device__ __forceinline__ static DevFp2 mul_sub(const DevFp2& a, const DevFp2& b, const DevFp2& c,
+                                                   const DevFp2& d) {
+    return a * b - c * d;
   }
   // (c0 + c1 u)^2 = (c0 + c1)(c0 - c1) + 2 c0 c1 u: 2 base multiplications.
   __device__ __forceinline__ DevFp2 sqr() const { return {(c0 + c1) * (c0 - c1), (c0 * c1).dbl()}; }

@@ -47,11 +47,30 @@ CUZK_HD CUZK_INLINE void mad_even_limbs(Ops& ops, uint32_t* acc, const uint32_t*
   }
 }
 
-// One row: the odd chain (Q) then the even chain (P) with a_i * b, then the reduction by m * p.
-// `first`: P and Q hold nothing yet (plain products, no carries).
+// P, Q += x * y in place (no shift): the odd limbs' products into the odd chain Q (which sits one limb
+// higher), the even limbs' into P; P's carry out of limb N - 1 is limb N, which Q[N - 1] holds. The
+// caller's bound on the running value (below 2^(32(N + 1))) rules out a carry out of Q.
 template <int N, class Ops>
-CUZK_HD CUZK_INLINE void mul_row(Ops& ops, uint32_t* P, uint32_t* Q, const uint32_t* a, uint32_t b,
-                                 const uint32_t* p, uint32_t inv, bool first) {
+CUZK_HD CUZK_INLINE void add_product_in_place(Ops& ops, uint32_t* P, uint32_t* Q, const uint32_t* x,
+                                              uint32_t y) {
+  Q[0] = ops.mad_lo_cc(x[1], y, Q[0]);
+  Q[1] = ops.madc_hi_cc(x[1], y, Q[1]);
+  CUZK_UNROLL
+  for (int j = 2; j + 2 < N; j += 2) {
+    Q[j] = ops.madc_lo_cc(x[j + 1], y, Q[j]);
+    Q[j + 1] = ops.madc_hi_cc(x[j + 1], y, Q[j + 1]);
+  }
+  Q[N - 2] = ops.madc_lo_cc(x[N - 1], y, Q[N - 2]);
+  Q[N - 1] = ops.madc_hi(x[N - 1], y, Q[N - 1]);
+  mad_even_limbs<N>(ops, P, x, y);
+  Q[N - 1] = ops.addc(Q[N - 1], 0);
+}
+
+// The product half of a row: the odd chain (Q) then the even chain (P) with a * b, after the shift that
+// divides the previous row's value by 2^32. `first`: P and Q hold nothing yet (plain products, no carries).
+template <int N, class Ops>
+CUZK_HD CUZK_INLINE void product_row(Ops& ops, uint32_t* P, uint32_t* Q, const uint32_t* a, uint32_t b,
+                                     bool first) {
   if (first) {
     CUZK_UNROLL
     for (int j = 0; j < N; j += 2) {
@@ -60,32 +79,35 @@ CUZK_HD CUZK_INLINE void mul_row(Ops& ops, uint32_t* P, uint32_t* Q, const uint3
       Q[j] = ops.mul_lo(a[j + 1], b);
       Q[j + 1] = ops.mul_hi(a[j + 1], b);
     }
-  } else {
-    // P holds the previous row's Q (limbs 0..N-1), Q the previous P (limb 0 is zero). Move Q[1] into
-    // P[0]; its carry goes to limb 1, the first limb of the odd chain, which also shifts Q down by two.
-    P[0] = ops.add_cc(P[0], Q[1]);
-    CUZK_UNROLL
-    for (int j = 0; j + 2 < N; j += 2) {
-      Q[j] = ops.madc_lo_cc(a[j + 1], b, Q[j + 2]);
-      Q[j + 1] = ops.madc_hi_cc(a[j + 1], b, Q[j + 3]);
-    }
-    Q[N - 2] = ops.madc_lo_cc(a[N - 1], b, 0);
-    Q[N - 1] = ops.madc_hi(a[N - 1], b, 0);  // hi(x * y) + 1 < 2^32: no carry out
-    mad_even_limbs<N>(ops, P, a, b);
-    Q[N - 1] = ops.addc(Q[N - 1], 0);  // the even chain's carry sits at limb N, as does Q[N - 1]
+    return;
   }
-  const uint32_t m = ops.mul_lo(P[0], inv);
-  Q[0] = ops.mad_lo_cc(p[1], m, Q[0]);
-  Q[1] = ops.madc_hi_cc(p[1], m, Q[1]);
+  // P holds the previous row's Q (limbs 0..N-1), Q the previous P (limb 0 is zero). Move Q[1] into
+  // P[0]; its carry goes to limb 1, the first limb of the odd chain, which also shifts Q down by two.
+  P[0] = ops.add_cc(P[0], Q[1]);
   CUZK_UNROLL
-  for (int j = 2; j + 2 < N; j += 2) {
-    Q[j] = ops.madc_lo_cc(p[j + 1], m, Q[j]);
-    Q[j + 1] = ops.madc_hi_cc(p[j + 1], m, Q[j + 1]);
+  for (int j = 0; j + 2 < N; j += 2) {
+    Q[j] = ops.madc_lo_cc(a[j + 1], b, Q[j + 2]);
+    Q[j + 1] = ops.madc_hi_cc(a[j + 1], b, Q[j + 3]);
   }
-  Q[N - 2] = ops.madc_lo_cc(p[N - 1], m, Q[N - 2]);
-  Q[N - 1] = ops.madc_hi(p[N - 1], m, Q[N - 1]);  // T < 2p bounds Q: no carry out of limb N
-  mad_even_limbs<N>(ops, P, p, m);                // P[0] becomes 0
-  Q[N - 1] = ops.addc(Q[N - 1], 0);
+  Q[N - 2] = ops.madc_lo_cc(a[N - 1], b, 0);
+  Q[N - 1] = ops.madc_hi(a[N - 1], b, 0);  // hi(x * y) + 1 < 2^32: no carry out
+  mad_even_limbs<N>(ops, P, a, b);
+  Q[N - 1] = ops.addc(Q[N - 1], 0);  // the even chain's carry sits at limb N, as does Q[N - 1]
+}
+
+// The reduction half of a row: + m * p with m chosen so that limb 0 becomes zero.
+template <int N, class Ops>
+CUZK_HD CUZK_INLINE void reduce_row(Ops& ops, uint32_t* P, uint32_t* Q, const uint32_t* p, uint32_t inv) {
+  const uint32_t m = ops.mul_lo(P[0], inv);
+  add_product_in_place<N>(ops, P, Q, p, m);  // P[0] becomes 0
+}
+
+// One row of mul(): a * b_i, then the reduction by m * p.
+template <int N, class Ops>
+CUZK_HD CUZK_INLINE void mul_row(Ops& ops, uint32_t* P, uint32_t* Q, const uint32_t* a, uint32_t b,
+                                 const uint32_t* p, uint32_t inv, bool first) {
+  product_row<N>(ops, P, Q, a, b, first);
+  reduce_row<N>(ops, P, Q, p, inv);
 }
 
 // t = acc (limbs 0..N-1) + shifted[1..N-1] (limbs 0..N-2): the value held by the two chains'
@@ -122,6 +144,31 @@ CUZK_HD CUZK_INLINE void mul(Ops& ops, uint32_t* r, const uint32_t* a, const uin
     mul_row<N>(ops, odd, even, a, b[i + 1], p, inv, false);
   }
   // The last row ran with P = odd, Q = even.
+  uint32_t t[N];
+  merge_chains<N>(ops, t, even, odd);
+  subtract_modulus_once<N>(ops, r, t, p);
+}
+
+// r = (a * b + c * d) * 2^(-32N) mod p, fully reduced: two products and one reduction (3N^2 products
+// against 4N^2 for two mul() calls). Each row adds a * b_i and c * d_i, then m * p. Bounds: after row i
+// the value is (a B_i + c D_i + M_i p) / 2^(32 i) < a + c + p < 3p (B_i, D_i, M_i < 2^(32 i)), so it fits
+// the two chains as long as 3p < 2^(32N); at the end it is (a b + c d + M p) / 2^(32N) < 2p whenever
+// c d < p^2 and 2p < 2^(32N), so one subtraction of p reduces it. For Fp (p < 2^381, N = 12) but not Fr
+// (3r > 2^256). d may be p itself (c * (p - x) is how a caller subtracts a product).
+template <int N, class Ops>
+CUZK_HD CUZK_INLINE void mul_add(Ops& ops, uint32_t* r, const uint32_t* a, const uint32_t* b,
+                                 const uint32_t* c, const uint32_t* d, const uint32_t* p, uint32_t inv) {
+  static_assert(N % 2 == 0 && N >= 4, "even/odd accumulation needs an even number of limbs");
+  uint32_t even[N], odd[N];
+  CUZK_UNROLL
+  for (int i = 0; i < N; i += 2) {
+    product_row<N>(ops, even, odd, a, b[i], i == 0);
+    add_product_in_place<N>(ops, even, odd, c, d[i]);
+    reduce_row<N>(ops, even, odd, p, inv);
+    product_row<N>(ops, odd, even, a, b[i + 1], false);
+    add_product_in_place<N>(ops, odd, even, c, d[i + 1]);
+    reduce_row<N>(ops, odd, even, p, inv);
+  }
   uint32_t t[N];
   merge_chains<N>(ops, t, even, odd);
   subtract_modulus_once<N>(ops, r, t, p);
