@@ -69,6 +69,36 @@ __device__ __forceinline__ void store_vec(T* p, const T& v) {
 }
 
 constexpr uint32_t kNegBit = 0x80000000u;  // sign of a digit, in the value of a sorted pair
+
+// The windows of the scalars' 256 bits. ceil(256 / c) windows of c bits overrun 256 by up to c - 1 bits,
+// so the lowest `narrow` windows get c - 1 bits instead and the windows cover exactly 256 bits (or just
+// over, when there are fewer windows than spare bits). A narrow window needs half the buckets,
+// 2^(c-2): buckets are still laid out 2^(c-1) per window, but the bucket reduction skips a narrow
+// window's upper half (25.2M -> 16.8M buckets at c = 22, 4 windows of 22 bits and 8 of 21).
+// Scalars are below r < 2^255, so the top window's digit never carries out of bit 256.
+struct WindowLayout {
+  unsigned c = 0, windows = 0, narrow = 0;
+  explicit WindowLayout(unsigned window_bits) : c(window_bits) {
+    windows = (256 + c - 1) / c;
+    narrow = std::min(windows * c - 256, windows);
+  }
+  __host__ __device__ unsigned width(unsigned w) const { return w < narrow ? c - 1 : c; }
+  __host__ __device__ unsigned offset(unsigned w) const {
+    return w < narrow ? w * (c - 1) : narrow * (c - 1) + (w - narrow) * c;
+  }
+  // Buckets window w can use: digits of a width-bit window lie in [-2^(width-1), 2^(width-1)].
+  __host__ __device__ uint32_t used_buckets(unsigned w) const { return 1u << (width(w) - 1); }
+  // Segments of seg_len buckets (a power of two) that hold window w's used buckets.
+  __host__ __device__ uint32_t used_segments(unsigned w, uint32_t seg_len) const {
+    const uint32_t used = used_buckets(w);
+    return used > seg_len ? used / seg_len : 1u;
+  }
+  // Used segments of all windows (the narrow windows first).
+  __host__ __device__ std::size_t total_used_segments(uint32_t seg_len) const {
+    return std::size_t(narrow) * used_segments(0, seg_len) +
+           std::size_t(windows - narrow) * used_segments(windows - 1, seg_len);
+  }
+};
 // --- classification -------------------------------------------------------------------------------
 
 // ones_bitmap bit i: scalar i == 1; ones_per_word[w] = popcount of bitmap word w. tail_flag[i]: scalar i
@@ -165,10 +195,11 @@ __global__ void __launch_bounds__(NT)
 
 // --- Pippenger ------------------------------------------------------------------------------------
 
-// Signed digits of every (tail) scalar for every window. Digit d of window w lies in [-2^(c-1), 2^(c-1)];
-// bucket |d| - 1; d = 0 gets the key 2^(c-1), which sorts after every bucket and is skipped.
+// Signed digits of every (tail) scalar for every window. Digit d of window w (width b) lies in
+// [-2^(b-1), 2^(b-1)]; bucket |d| - 1; d = 0 gets the key 2^(c-1) (one past the last bucket of a full
+// window), which sorts after every bucket and is skipped.
 __global__ void digits_kernel(const DevFr* __restrict__ scalars, const uint32_t* __restrict__ index,
-                              uint32_t m, unsigned c, unsigned windows, uint32_t* __restrict__ keys,
+                              uint32_t m, WindowLayout layout, uint32_t* __restrict__ keys,
                               uint32_t* __restrict__ values) {
   uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= m) return;
@@ -178,27 +209,23 @@ __global__ void digits_kernel(const DevFr* __restrict__ scalars, const uint32_t*
 #pragma unroll
   for (int j = 0; j < 8; ++j) limbs[j] = s.v[j];
   limbs[8] = 0;
-  const uint32_t half = 1u << (c - 1);
-  const uint32_t mask = (1u << c) - 1;
+  const uint32_t zero_key = 1u << (layout.c - 1);
   uint32_t carry = 0;
-  for (unsigned w = 0; w < windows; ++w) {
-    unsigned bit = w * c;
-    uint32_t raw = 0;
-    if (bit < 256) {
-      unsigned limb = bit >> 5, shift = bit & 31;
-      uint64_t pair = (uint64_t(limbs[limb + 1]) << 32) | limbs[limb];
-      raw = uint32_t(pair >> shift) & mask;
-    }
-    raw += carry;
+  for (unsigned w = 0; w < layout.windows; ++w) {
+    const unsigned bit = layout.offset(w), width = layout.width(w);  // bit < 256: the windows cover 256
+    const uint32_t half = 1u << (width - 1);
+    const unsigned limb = bit >> 5, shift = bit & 31;
+    const uint64_t pair = (uint64_t(limbs[limb + 1]) << 32) | limbs[limb];
+    uint32_t raw = (uint32_t(pair >> shift) & ((1u << width) - 1)) + carry;
     uint32_t key, value;
-    if (raw > half) {  // negative digit raw - 2^c, carry one into the next window
+    if (raw > half) {  // negative digit raw - 2^width, carry one into the next window
       carry = 1;
-      uint32_t magnitude = (1u << c) - raw;  // 0 when raw == 2^c
-      key = magnitude ? magnitude - 1 : half;
+      uint32_t magnitude = (1u << width) - raw;  // 0 when raw == 2^width
+      key = magnitude ? magnitude - 1 : zero_key;
       value = point | kNegBit;
     } else {
       carry = 0;
-      key = raw ? raw - 1 : half;
+      key = raw ? raw - 1 : zero_key;
       value = point;
     }
     keys[size_t(w) * m + i] = key;
@@ -341,15 +368,30 @@ __global__ void __launch_bounds__(NT)
 }
 
 // Bucket reduction, level 1: segment s of L buckets of window w gives R_s = sum P_k and
-// T_s = sum k P_k (k local, 0 .. L-1), by running sums from the top.
+// T_s = sum k P_k (k local, 0 .. L-1), by running sums from the top. One thread per used segment (the
+// narrow windows' first, layout.total_used_segments): segments past the buckets a narrow window uses
+// get no thread and are not written, and reduce_windows_kernel does not read them. A thread for every
+// laid-out segment, idle in a narrow window's upper half, saved no time (H200, 2^27: blocks land on SMs in
+// order, and the SMs that drew three busy blocks still set the time).
 template <class F>
 __global__ void __launch_bounds__(128)
-    reduce_segments_kernel(const Xyzz<F>* __restrict__ bucket_sums, uint32_t buckets, unsigned windows,
+    reduce_segments_kernel(const Xyzz<F>* __restrict__ bucket_sums, uint32_t buckets, WindowLayout layout,
                            uint32_t seg_len, Xyzz<F>* __restrict__ seg_t, Xyzz<F>* __restrict__ seg_r) {
-  uint32_t segs = buckets / seg_len;
   size_t g = blockIdx.x * size_t(blockDim.x) + threadIdx.x;
-  if (g >= size_t(segs) * windows) return;
-  const Xyzz<F>* p = bucket_sums + g * seg_len;  // windows are contiguous, so segment g starts at g * L
+  if (g >= layout.total_used_segments(seg_len)) return;
+  const uint32_t narrow_segs = layout.used_segments(0, seg_len);
+  const std::size_t narrow_threads = std::size_t(layout.narrow) * narrow_segs;
+  uint32_t w, segment;
+  if (g < narrow_threads) {
+    w = uint32_t(g / narrow_segs);
+    segment = uint32_t(g % narrow_segs);
+  } else {
+    const uint32_t full_segs = layout.used_segments(layout.windows - 1, seg_len);
+    w = layout.narrow + uint32_t((g - narrow_threads) / full_segs);
+    segment = uint32_t((g - narrow_threads) % full_segs);
+  }
+  g = std::size_t(w) * (buckets / seg_len) + segment;  // the laid-out segment: reduce_windows reads it there
+  const Xyzz<F>* p = bucket_sums + g * seg_len;        // windows are contiguous, so segment g starts at g * L
   Xyzz<F> run = Xyzz<F>::infinity(), acc = Xyzz<F>::infinity();
   for (uint32_t k = seg_len - 1; k >= 1; --k) {
     run.add(load_vec_rw(p + k));
@@ -368,13 +410,15 @@ __global__ void __launch_bounds__(128)
 template <class F, int NT>
 __global__ void __launch_bounds__(NT)
     reduce_windows_kernel(const Xyzz<F>* __restrict__ seg_t, const Xyzz<F>* __restrict__ seg_r, uint32_t segs,
-                          unsigned log_seg_len, Xyzz<F>* __restrict__ window_sums) {
+                          unsigned log_seg_len, WindowLayout layout, Xyzz<F>* __restrict__ window_sums) {
   __shared__ Xyzz<F> buf[NT];
   const uint32_t w = blockIdx.x;
   const Xyzz<F>* T = seg_t + size_t(w) * segs;
   const Xyzz<F>* R = seg_r + size_t(w) * segs;
   const uint32_t per = (segs + NT - 1) / NT;  // a power of two (segs and NT are)
-  const uint32_t lo = threadIdx.x * per, hi = min(lo + per, segs);
+  // Segments past the window's used ones are infinity (and unwritten): they add nothing, so they are skipped.
+  const uint32_t used = layout.used_segments(w, uint32_t(1) << log_seg_len);
+  const uint32_t lo = threadIdx.x * per, hi = min(lo + per, used);
   Xyzz<F> V = Xyzz<F>::infinity(), run = Xyzz<F>::infinity(), A = Xyzz<F>::infinity();
   for (uint32_t s = hi; s-- > lo;) {
     Xyzz<F> r = load_vec_rw(R + s);
@@ -432,10 +476,12 @@ unsigned choose_window_bits(std::size_t m) {
   unsigned best = 4;
   double best_cost = 1e300;
   for (unsigned c = 4; c <= 22; ++c) {
-    double windows = (256 + c - 1) / c;
+    const WindowLayout layout(c);
+    double buckets = 0;
+    for (unsigned w = 0; w < layout.windows; ++w) buckets += layout.used_buckets(w);
     // Accumulation: one mixed addition per point and window. Buckets: about three full additions
     // per bucket (fix-up and the two running sums), each ~1.4 mixed additions.
-    double cost = double(m) * windows + 4.0 * windows * double(1u << (c - 1));
+    double cost = double(m) * layout.windows + 4.0 * buckets;
     if (cost < best_cost) {
       best_cost = cost;
       best = c;
@@ -456,12 +502,12 @@ unsigned log2_floor(std::size_t x) {
 // launches by, and what the memory bounds are computed from.
 struct PippengerShape {
   unsigned c, windows;
-  uint32_t buckets;  // per window (signed digits: 2^(c-1))
+  WindowLayout layout;
+  uint32_t buckets;  // laid out per window (signed digits of a full window: 2^(c-1))
   uint32_t chunk;    // sorted pairs per accumulating thread: enough threads to fill the GPU, at most 256
   std::size_t chunks, pairs;
-  PippengerShape(std::size_t m, unsigned window_bits) : c(window_bits) {
-    if (c < 2 || c > 24) throw GpuError("Msm: window_bits must be in 2..24");
-    windows = (256 + c - 1) / c;
+  PippengerShape(std::size_t m, unsigned window_bits) : c(window_bits), layout(checked(window_bits)) {
+    windows = layout.windows;
     buckets = 1u << (c - 1);
     chunk = 256;
     while (chunk > 8 && (m * windows) / chunk < (std::size_t{1} << 17)) chunk >>= 1;
@@ -469,6 +515,10 @@ struct PippengerShape {
     pairs = m * windows;
   }
   explicit PippengerShape(std::size_t m) : PippengerShape(m, choose_window_bits(m)) {}
+  static unsigned checked(unsigned c) {
+    if (c < 2 || c > 24) throw GpuError("Msm: window_bits must be in 2..24");
+    return c;
+  }
 };
 
 template <class Cfg>
@@ -575,11 +625,13 @@ struct Msm<Cfg>::Impl {
     timings.tail_count = m;
 
     std::vector<Xyzz<F>> host_windows;
+    std::optional<WindowLayout> layout;
     unsigned c = 0, windows = 0;
     if (m > 0) {
       const uint32_t m32 = uint32_t(m);
       const PippengerShape shape(m, opt.window_bits ? opt.window_bits : choose_window_bits(m));
       c = shape.c;
+      layout = shape.layout;
       windows = shape.windows;
       const uint32_t nb = shape.buckets, chunk = shape.chunk, chunks = uint32_t(shape.chunks);
       const std::size_t pairs = shape.pairs;
@@ -593,7 +645,7 @@ struct Msm<Cfg>::Impl {
       partial_first.ensure(std::size_t(chunks) * windows);
       partial_last.ensure(std::size_t(chunks) * windows);
 
-      digits_kernel<<<(m32 + 127) / 128, 128, 0, s>>>(dsc, index, m32, c, windows, ws->keys_in.data(),
+      digits_kernel<<<(m32 + 127) / 128, 128, 0, s>>>(dsc, index, m32, shape.layout, ws->keys_in.data(),
                                                       ws->values_in.data());
       CUDA_LAUNCH_OK();
       ev[3].record(s);
@@ -647,12 +699,12 @@ struct Msm<Cfg>::Impl {
       seg_t.ensure(std::size_t(segs) * windows);
       seg_r.ensure(std::size_t(segs) * windows);
       window_sums.ensure(windows);
-      const std::size_t seg_threads = std::size_t(segs) * windows;
+      const std::size_t seg_threads = shape.layout.total_used_segments(seg_len);
       reduce_segments_kernel<F><<<uint32_t((seg_threads + 127) / 128), 128, 0, s>>>(
-          bucket_sums.data(), nb, windows, seg_len, seg_t.data(), seg_r.data());
+          bucket_sums.data(), nb, shape.layout, seg_len, seg_t.data(), seg_r.data());
       CUDA_LAUNCH_OK();
-      reduce_windows_kernel<F, NT>
-          <<<windows, NT, 0, s>>>(seg_t.data(), seg_r.data(), segs, log2_floor(seg_len), window_sums.data());
+      reduce_windows_kernel<F, NT><<<windows, NT, 0, s>>>(
+          seg_t.data(), seg_r.data(), segs, log2_floor(seg_len), shape.layout, window_sums.data());
       CUDA_LAUNCH_OK();
       host_windows.resize(windows);
       CUDA_OK(cudaMemcpyAsync(host_windows.data(), window_sums.data(), windows * sizeof(Xyzz<F>),
@@ -677,14 +729,15 @@ struct Msm<Cfg>::Impl {
     timings.window_bits = c;
     timings.windows = windows;
 
-    // 3. Horner over the windows on the host: sum_w 2^(c w) Q_w.
+    // 3. Horner over the windows on the host: sum_w 2^(offset w) Q_w, doubling by the width of each lower
+    // window.
     auto to_point = [](const Xyzz<F>& x) {
       Field f[4];
       std::memcpy(f, &x, sizeof f);
       return jacobian_from_xyzz(f[0], f[1], f[2], f[3]);
     };
     for (unsigned w = windows; w-- > 0;) {
-      for (unsigned j = 0; j < c && !result.is_identity(); ++j) result = result.dbl();
+      for (unsigned j = 0; j < layout->width(w) && !result.is_identity(); ++j) result = result.dbl();
       result = result + to_point(host_windows[w]);
     }
     if (ones) result = result + to_point(ones_host_sum);

@@ -129,6 +129,11 @@ TEST(GpuMsmG1, EveryWindowSize) {
   auto bases = make_points<algebra::G1Config>(n, rng, true);
   gpu::G1Msm msm(bases);
   std::vector<Fr> s = make_scalars(n, Kind::kRandom, rng);
+  // The largest scalars (r - 1, r - 2) and top bits alone: the top window's digit and the carries into it.
+  s[0] = -Fr::one();
+  s[1] = -Fr::from_u64(2);
+  s[2] = Fr::from_u64(1);
+  for (int i = 0; i < 254; ++i) s[2] = s[2] + s[2];  // 2^254
   algebra::G1 want = groth16::msm_g1(bases, s);
   for (unsigned c = 2; c <= 22; ++c) {
     gpu::MsmOptions opt;
