@@ -6,7 +6,8 @@
 //   1. classification: scalars equal to 0 are skipped, scalars equal to 1 are marked in a bitmap and
 //      summed by a batch addition of their bases (Groth16 witnesses are mostly bits), the rest ("tail")
 //      are compacted into an index list;
-//   2. Pippenger over the tail: signed c-bit digits, one radix sort per window of (bucket, point index)
+//   2. Pippenger over the tail: signed digits in windows of c bits (the lowest ones c - 1, so that the
+//      windows cover exactly 256 bits), one radix sort per window of (bucket, point index)
 //      pairs (cub::DeviceRadixSort), bucket accumulation in XYZZ coordinates over equal-length chunks of
 //      the sorted pairs (balanced whatever the digit distribution), then a parallel running-sum
 //      reduction of the buckets of every window;

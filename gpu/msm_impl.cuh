@@ -99,6 +99,7 @@ struct WindowLayout {
            std::size_t(windows - narrow) * used_segments(windows - 1, seg_len);
   }
 };
+
 // --- classification -------------------------------------------------------------------------------
 
 // ones_bitmap bit i: scalar i == 1; ones_per_word[w] = popcount of bitmap word w. tail_flag[i]: scalar i
