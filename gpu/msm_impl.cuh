@@ -93,10 +93,24 @@ struct WindowLayout {
     const uint32_t used = used_buckets(w);
     return used > seg_len ? used / seg_len : 1u;
   }
-  // Used segments of all windows (the narrow windows first).
+  // Used segments of all windows, numbered window by window (the narrow windows first).
   __host__ __device__ std::size_t total_used_segments(uint32_t seg_len) const {
     return std::size_t(narrow) * used_segments(0, seg_len) +
            std::size_t(windows - narrow) * used_segments(windows - 1, seg_len);
+  }
+  // Used segment number u (< total_used_segments) as its window w and its segment within the window.
+  __host__ __device__ void used_segment(std::size_t u, uint32_t seg_len, uint32_t& w,
+                                        uint32_t& segment) const {
+    const uint32_t narrow_segs = used_segments(0, seg_len);
+    const std::size_t narrow_total = std::size_t(narrow) * narrow_segs;
+    if (u < narrow_total) {
+      w = uint32_t(u / narrow_segs);
+      segment = uint32_t(u % narrow_segs);
+    } else {
+      const uint32_t full_segs = used_segments(windows - 1, seg_len);
+      w = narrow + uint32_t((u - narrow_total) / full_segs);
+      segment = uint32_t((u - narrow_total) % full_segs);
+    }
   }
 };
 
@@ -378,21 +392,13 @@ template <class F>
 __global__ void __launch_bounds__(128)
     reduce_segments_kernel(const Xyzz<F>* __restrict__ bucket_sums, uint32_t buckets, WindowLayout layout,
                            uint32_t seg_len, Xyzz<F>* __restrict__ seg_t, Xyzz<F>* __restrict__ seg_r) {
-  size_t g = blockIdx.x * size_t(blockDim.x) + threadIdx.x;
-  if (g >= layout.total_used_segments(seg_len)) return;
-  const uint32_t narrow_segs = layout.used_segments(0, seg_len);
-  const std::size_t narrow_threads = std::size_t(layout.narrow) * narrow_segs;
+  const size_t u = blockIdx.x * size_t(blockDim.x) + threadIdx.x;
+  if (u >= layout.total_used_segments(seg_len)) return;
   uint32_t w, segment;
-  if (g < narrow_threads) {
-    w = uint32_t(g / narrow_segs);
-    segment = uint32_t(g % narrow_segs);
-  } else {
-    const uint32_t full_segs = layout.used_segments(layout.windows - 1, seg_len);
-    w = layout.narrow + uint32_t((g - narrow_threads) / full_segs);
-    segment = uint32_t((g - narrow_threads) % full_segs);
-  }
-  g = std::size_t(w) * (buckets / seg_len) + segment;  // the laid-out segment: reduce_windows reads it there
-  const Xyzz<F>* p = bucket_sums + g * seg_len;        // windows are contiguous, so segment g starts at g * L
+  layout.used_segment(u, seg_len, w, segment);
+  // The segment as laid out (reduce_windows reads it there); windows are contiguous, so it starts at g L.
+  const size_t g = std::size_t(w) * (buckets / seg_len) + segment;
+  const Xyzz<F>* p = bucket_sums + g * seg_len;
   Xyzz<F> run = Xyzz<F>::infinity(), acc = Xyzz<F>::infinity();
   for (uint32_t k = seg_len - 1; k >= 1; --k) {
     run.add(load_vec_rw(p + k));
@@ -502,18 +508,16 @@ unsigned log2_floor(std::size_t x) {
 // Pippenger's layout for m tail scalars and windows of c bits: what Impl::run sizes its buffers and
 // launches by, and what the memory bounds are computed from.
 struct PippengerShape {
-  unsigned c, windows;
-  WindowLayout layout;
-  uint32_t buckets;  // laid out per window (signed digits of a full window: 2^(c-1))
-  uint32_t chunk;    // sorted pairs per accumulating thread: enough threads to fill the GPU, at most 256
+  WindowLayout layout;  // window bits c, windows and their widths
+  uint32_t buckets;     // laid out per window (signed digits of a full window: 2^(c-1))
+  uint32_t chunk;       // sorted pairs per accumulating thread: enough threads to fill the GPU, at most 256
   std::size_t chunks, pairs;
-  PippengerShape(std::size_t m, unsigned window_bits) : c(window_bits), layout(checked(window_bits)) {
-    windows = layout.windows;
-    buckets = 1u << (c - 1);
+  PippengerShape(std::size_t m, unsigned window_bits) : layout(checked(window_bits)) {
+    buckets = 1u << (layout.c - 1);
     chunk = 256;
-    while (chunk > 8 && (m * windows) / chunk < (std::size_t{1} << 17)) chunk >>= 1;
+    while (chunk > 8 && (m * layout.windows) / chunk < (std::size_t{1} << 17)) chunk >>= 1;
     chunks = (m + chunk - 1) / chunk;
-    pairs = m * windows;
+    pairs = m * layout.windows;
   }
   explicit PippengerShape(std::size_t m) : PippengerShape(m, choose_window_bits(m)) {}
   static unsigned checked(unsigned c) {
@@ -626,14 +630,12 @@ struct Msm<Cfg>::Impl {
     timings.tail_count = m;
 
     std::vector<Xyzz<F>> host_windows;
-    std::optional<WindowLayout> layout;
-    unsigned c = 0, windows = 0;
+    std::optional<WindowLayout> layout;  // none when every scalar was 0 or 1
     if (m > 0) {
       const uint32_t m32 = uint32_t(m);
       const PippengerShape shape(m, opt.window_bits ? opt.window_bits : choose_window_bits(m));
-      c = shape.c;
       layout = shape.layout;
-      windows = shape.windows;
+      const unsigned c = layout->c, windows = layout->windows;
       const uint32_t nb = shape.buckets, chunk = shape.chunk, chunks = uint32_t(shape.chunks);
       const std::size_t pairs = shape.pairs;
       ws->keys_in.ensure(pairs);
@@ -727,8 +729,8 @@ struct Msm<Cfg>::Impl {
     timings.sort_ms = ev[4].elapsed_ms_since(ev[3]);
     timings.accumulate_ms = ev[5].elapsed_ms_since(ev[4]);
     timings.reduce_ms = ev[6].elapsed_ms_since(ev[5]);
-    timings.window_bits = c;
-    timings.windows = windows;
+    timings.window_bits = layout ? layout->c : 0;
+    timings.windows = layout ? layout->windows : 0;
 
     // 3. Horner over the windows on the host: sum_w 2^(offset w) Q_w, doubling by the width of each lower
     // window.
@@ -737,7 +739,7 @@ struct Msm<Cfg>::Impl {
       std::memcpy(f, &x, sizeof f);
       return jacobian_from_xyzz(f[0], f[1], f[2], f[3]);
     };
-    for (unsigned w = windows; w-- > 0;) {
+    for (unsigned w = layout ? layout->windows : 0; w-- > 0;) {
       for (unsigned j = 0; j < layout->width(w) && !result.is_identity(); ++j) result = result.dbl();
       result = result + to_point(host_windows[w]);
     }
@@ -750,9 +752,9 @@ template <class Cfg>
 std::size_t Msm<Cfg>::device_bytes_bound(std::size_t count) {
   using Point = Xyzz<typename Impl::F>;
   const PippengerShape shape(count);
-  const std::size_t all_buckets = std::size_t(shape.buckets) * shape.windows;
+  const std::size_t all_buckets = std::size_t(shape.buckets) * shape.layout.windows;
   return count * sizeof(DeviceAffine) + all_buckets * (sizeof(Point) + 2 * sizeof(uint32_t))  // sums, bounds
-         + 2 * shape.chunks * shape.windows * sizeof(Point)                                   // partial runs
+         + 2 * shape.chunks * shape.layout.windows * sizeof(Point)                            // partial runs
          + all_buckets / 4 * sizeof(Point)     // reduction segments (8 buckets or more each)
          + shape.pairs / 8 * sizeof(uint32_t)  // heavy buckets
          + (std::size_t{8} << 20);             // the 0/1 split's partial sums, window sums

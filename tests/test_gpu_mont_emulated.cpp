@@ -79,6 +79,14 @@ struct Limbs32 {
     std::memcpy(r.v, &x, sizeof r.v);
     return r;
   }
+  static Limbs32 modulus() {
+    Limbs32 r;
+    for (std::size_t i = 0; i < F::N; ++i) {
+      r.v[2 * i] = uint32_t(F::kModulus[i]);
+      r.v[2 * i + 1] = uint32_t(F::kModulus[i] >> 32);
+    }
+    return r;
+  }
   F to_field() const {
     F x;
     std::memcpy(&x, v, sizeof v);
@@ -92,11 +100,8 @@ template <class F>
 F emulated_mul(const F& a, const F& b, Algorithm algorithm = Algorithm::kEvenOdd) {
   constexpr int N = Limbs32<F>::N;
   auto la = Limbs32<F>::of(a), lb = Limbs32<F>::of(b);
-  Limbs32<F> modulus{}, out{};
-  for (std::size_t i = 0; i < F::N; ++i) {
-    modulus.v[2 * i] = uint32_t(F::kModulus[i]);
-    modulus.v[2 * i + 1] = uint32_t(F::kModulus[i] >> 32);
-  }
+  const Limbs32<F> modulus = Limbs32<F>::modulus();
+  Limbs32<F> out{};
   EmulatedPtx ops;
   if (algorithm == Algorithm::kEvenOdd) {
     gpu::mont::mul<N>(ops, out.v, la.v, lb.v, modulus.v, uint32_t(F::kInv));
@@ -110,11 +115,8 @@ template <class F>
 F emulated_sqr(const F& a) {
   constexpr int N = Limbs32<F>::N;
   auto la = Limbs32<F>::of(a);
-  Limbs32<F> modulus{}, out{};
-  for (std::size_t i = 0; i < F::N; ++i) {
-    modulus.v[2 * i] = uint32_t(F::kModulus[i]);
-    modulus.v[2 * i + 1] = uint32_t(F::kModulus[i] >> 32);
-  }
+  const Limbs32<F> modulus = Limbs32<F>::modulus();
+  Limbs32<F> out{};
   EmulatedPtx ops;
   gpu::mont::sqr<N>(ops, out.v, la.v, modulus.v, uint32_t(F::kInv));
   return out.to_field();
@@ -125,11 +127,8 @@ template <class F>
 F emulated_mul_add(const F& a, const F& b, const F& c, const F& d, bool d_is_p = false) {
   constexpr int N = Limbs32<F>::N;
   auto la = Limbs32<F>::of(a), lb = Limbs32<F>::of(b), lc = Limbs32<F>::of(c), ld = Limbs32<F>::of(d);
-  Limbs32<F> modulus{}, out{};
-  for (std::size_t i = 0; i < F::N; ++i) {
-    modulus.v[2 * i] = uint32_t(F::kModulus[i]);
-    modulus.v[2 * i + 1] = uint32_t(F::kModulus[i] >> 32);
-  }
+  const Limbs32<F> modulus = Limbs32<F>::modulus();
+  Limbs32<F> out{};
   if (d_is_p) ld = modulus;
   EmulatedPtx ops;
   gpu::mont::mul_add<N>(ops, out.v, la.v, lb.v, lc.v, ld.v, modulus.v, uint32_t(F::kInv));
