@@ -8,6 +8,7 @@
 
 #include "prover/algebra/curve.hpp"
 #include "prover/algebra/encoding.hpp"
+#include "prover/algebra/endomorphism.hpp"
 #include "tests/test_util.hpp"
 
 using namespace cuzk::algebra;
@@ -170,4 +171,60 @@ TYPED_TEST(CurveGroupLaws, BatchToAffineAgreesWithToAffine) {
     EXPECT_TRUE(affine[i].is_on_curve());
   }
   EXPECT_TRUE(batch_to_affine(std::vector<J>{}).empty());
+}
+
+// The GLV constants (prover/algebra/endomorphism.hpp): lambda is a cube root of unity mod r, beta one
+// mod p, and (beta x, y) = lambda (x, y) on random points of G1.
+TEST(CurveEndomorphism, BetaActsAsLambdaOnG1) {
+  const Limbs<4> lambda_limbs{glv::kLambda[0], glv::kLambda[1], 0, 0};
+  const Fr lambda = Fr::from_canonical(lambda_limbs);
+  EXPECT_TRUE((lambda.square() + lambda + Fr::one()).is_zero()) << "lambda^2 + lambda + 1 = 0 mod r";
+  const Fp beta = Fp::from_canonical(hex_to_limbs<6>(glv::kBetaHex));
+  EXPECT_NE(beta, Fp::one());
+  EXPECT_EQ(beta.square() * beta, Fp::one()) << "beta^3 = 1 mod p";
+  auto rng = cuzk::test::seeded_rng("CurveEndomorphism.BetaActsAsLambdaOnG1");
+  for (int i = 0; i < 4; ++i) {
+    const G1Affine p = random_point<G1>(rng).to_affine();
+    const G1Affine phi = G1Affine::from_xy(beta * p.x, p.y);
+    ASSERT_EQ(G1::from_affine(phi), G1::from_affine(p) * lambda);
+  }
+}
+
+// split_scalar: k = k1 + k2 lambda exactly (as integers), k1 < lambda, k2 < 2^128, on edge and random k.
+TEST(CurveEndomorphism, SplitScalarRecombines) {
+  const Limbs<4> r = Fr::kModulus;
+  const Limbs<4> lambda{glv::kLambda[0], glv::kLambda[1], 0, 0};
+  std::vector<Limbs<4>> ks = {Limbs<4>{0, 0, 0, 0},
+                              Limbs<4>{1, 0, 0, 0},
+                              limbs::sub_small(r, 1),
+                              limbs::sub_small(r, 2),
+                              lambda,
+                              limbs::sub_small(lambda, 1),
+                              Limbs<4>{glv::kLambda[0] + 1, glv::kLambda[1], 0, 0}};
+  // lambda^2, lambda^2 + lambda (= r - 1), lambda^2 - 1, 2^254.
+  std::uint64_t sq[4];
+  glv::detail::mul_wide<2, 2>(glv::kLambda, glv::kLambda, sq);
+  const Limbs<4> lambda_sq{sq[0], sq[1], sq[2], sq[3]};
+  ks.push_back(lambda_sq);
+  ks.push_back(limbs::sub_small(lambda_sq, 1));
+  ks.push_back(Limbs<4>{0, 0, 0, std::uint64_t{1} << 62});
+  auto rng = cuzk::test::seeded_rng("CurveEndomorphism.SplitScalarRecombines");
+  for (int i = 0; i < 2000; ++i) ks.push_back(random_field<Fr>(rng).to_canonical());
+  for (const Limbs<4>& k : ks) {
+    std::uint64_t k1[2], k2[2];
+    glv::split_scalar(k.data(), k1, k2);
+    ASSERT_TRUE(k1[1] < glv::kLambda[1] || (k1[1] == glv::kLambda[1] && k1[0] < glv::kLambda[0]))
+        << "k1 < lambda for k = " << Fr::from_canonical(k).to_hex();
+    std::uint64_t prod[4];
+    glv::detail::mul_wide<2, 2>(k2, glv::kLambda, prod);
+    unsigned __int128 carry = 0;
+    Limbs<4> sum{};
+    for (int j = 0; j < 4; ++j) {
+      carry += static_cast<unsigned __int128>(prod[j]) + (j < 2 ? k1[j] : 0);
+      sum[j] = static_cast<std::uint64_t>(carry);
+      carry >>= 64;
+    }
+    ASSERT_EQ(carry, 0u);
+    ASSERT_EQ(sum, k) << "k1 + k2 lambda = k for k = " << Fr::from_canonical(k).to_hex();
+  }
 }
