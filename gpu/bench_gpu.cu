@@ -20,7 +20,10 @@
 #include <cstring>
 #include <fstream>
 #include <functional>
+#include <memory>
+#include <optional>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "gpu/cuda_check.hpp"
@@ -285,7 +288,17 @@ void bench_msm(const char* group, unsigned lo, unsigned hi, int reps, bool witne
   auto* points = gpu::generate_points_on_device<Cfg>(max_n, 2026);
   double gen_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   std::printf("%s: generated 2^%u points on the device in %.2f s\n", group, hi, gen_s);
-  gpu::Msm<Cfg> msm(points, max_n);
+  // G1 also with the endomorphism table (MsmTables::kEndomorphism), on a copy of the same points and the
+  // same scratch, so that the two are timed side by side.
+  auto workspace = std::make_shared<gpu::MsmWorkspace>();
+  std::optional<gpu::Msm<Cfg>> msm_phi;
+  if constexpr (std::is_same_v<Cfg, algebra::G1Config>) {
+    typename gpu::Msm<Cfg>::DeviceAffine* copy = nullptr;
+    CUDA_OK(cudaMalloc(reinterpret_cast<void**>(&copy), max_n * sizeof *copy));
+    CUDA_OK(cudaMemcpy(copy, points, max_n * sizeof *copy, cudaMemcpyDeviceToDevice));
+    msm_phi.emplace(copy, max_n, workspace, gpu::MsmTables::kEndomorphism);
+  }
+  gpu::Msm<Cfg> msm(points, max_n, workspace);
   Fr* random = gpu::generate_scalars_on_device(max_n, 3);
   Fr* witness = witness_too ? gpu::generate_scalars_on_device(max_n, 4, 0.4, 0.3) : nullptr;
   for (unsigned lg = lo; lg <= hi; ++lg) {
@@ -293,18 +306,19 @@ void bench_msm(const char* group, unsigned lo, unsigned hi, int reps, bool witne
     const int r = lg >= 26 ? std::max(3, reps - 2) : reps;
     char note[256];
     // Times the random-scalar MSM with `options` and records it with the phases of its last run.
-    auto time_random = [&](const std::string& what, const gpu::MsmOptions& options) {
-      auto ms = time_wall(r, [&] { msm.run_device(random, n, options); });
-      const auto& t = msm.last_timings();
+    auto time_random = [&](const std::string& what, const gpu::MsmOptions& options, gpu::Msm<Cfg>& which) {
+      auto ms = time_wall(r, [&] { which.run_device(random, n, options); });
+      const auto& t = which.last_timings();
       std::snprintf(note, sizeof note, "c=%u w=%u | sort %.1f acc %.1f red %.1f digits %.1f ms",
                     t.window_bits, t.windows, t.sort_ms, t.accumulate_ms, t.reduce_ms, t.digits_ms);
       record(std::string(group) + what, lg, ms, note);
     };
-    time_random(" MSM random (device)", {});
+    time_random(" MSM random (device)", {}, msm);
+    if (msm_phi) time_random(" MSM random, endomorphism", {}, *msm_phi);
     for (unsigned c : g_window_bits) {
       gpu::MsmOptions forced;
       forced.window_bits = c;
-      time_random(" MSM random, c=" + std::to_string(c), forced);
+      time_random(" MSM random, c=" + std::to_string(c), forced, msm);
     }
     if (witness) {
       auto msw = time_wall(r, [&] { msm.run_device(witness, n); });
@@ -312,6 +326,13 @@ void bench_msm(const char* group, unsigned lo, unsigned hi, int reps, bool witne
       std::snprintf(note, sizeof note, "tail %zu ones %zu | classify %.1f ones %.1f sort %.1f acc %.1f ms",
                     tw.tail_count, tw.ones_count, tw.classify_ms, tw.ones_ms, tw.sort_ms, tw.accumulate_ms);
       record(std::string(group) + " MSM witness-like (device)", lg, msw, note);
+      if (msm_phi) {
+        auto msp = time_wall(r, [&] { msm_phi->run_device(witness, n); });
+        const auto& tp = msm_phi->last_timings();
+        std::snprintf(note, sizeof note, "tail %zu | sort %.1f acc %.1f red %.1f ms", tp.tail_count,
+                      tp.sort_ms, tp.accumulate_ms, tp.reduce_ms);
+        record(std::string(group) + " MSM witness-like, endomorphism", lg, msp, note);
+      }
     }
     if (!g_device_only && (lg == hi || lg == lo)) {  // scalars from pinned host memory (bases stay resident)
       gpu::PinnedBuffer<Fr> host(n);

@@ -1,6 +1,7 @@
 #include "gpu/groth16_engine.hpp"
 
 #include <fmt/format.h>
+#include <spdlog/spdlog.h>
 
 #include <algorithm>
 #include <optional>
@@ -22,8 +23,10 @@ using algebra::Fr;
 template <class Cfg>
 class ResidentBases {
  public:
-  ResidentBases(const std::vector<algebra::Affine<Cfg>>& bases, std::shared_ptr<MsmWorkspace> workspace) {
-    if (!bases.empty()) msm_.emplace(std::span<const algebra::Affine<Cfg>>(bases), std::move(workspace));
+  ResidentBases(const std::vector<algebra::Affine<Cfg>>& bases, std::shared_ptr<MsmWorkspace> workspace,
+                MsmTables tables = MsmTables::kBases) {
+    if (!bases.empty())
+      msm_.emplace(std::span<const algebra::Affine<Cfg>>(bases), std::move(workspace), tables);
   }
   algebra::Jacobian<Cfg> run(std::span<const Fr> scalars) {
     if (scalars.empty()) return algebra::Jacobian<Cfg>::identity();
@@ -51,8 +54,9 @@ class GpuEngine final : public groth16::ProverEngine {
  public:
   // The five MSMs run one after another: one scratch workspace for all of them.
   explicit GpuEngine(const groth16::Parameters& p)
-      : workspace_(make_workspace_if_it_fits(p)),
-        h_(p.h, workspace_),
+      : plan_(plan_device_memory(p)),
+        workspace_(std::make_shared<MsmWorkspace>()),
+        h_(p.h, workspace_, plan_.h_tables),
         l_(p.l, workspace_),
         a_(p.a, workspace_),
         b_g1_(p.b_g1, workspace_),
@@ -85,9 +89,15 @@ class GpuEngine final : public groth16::ProverEngine {
   algebra::G2 msm_b_g2(std::span<const Fr> scalars) override { return b_g2_.run(scalars); }
 
  private:
+  struct MemoryPlan {
+    // The h MSM is the only one with random scalars (the others' are mostly 0 and 1): with the
+    // endomorphism table (a second copy of its bases) its bucket reduction halves. Taken when it fits.
+    MsmTables h_tables = MsmTables::kBases;
+  };
+
   // Checked before the first upload, so that a machine without a GPU, or with too little memory for these
   // parameters, gets the reason at once instead of a CUDA error after minutes of uploads and synthesis.
-  static std::shared_ptr<MsmWorkspace> make_workspace_if_it_fits(const groth16::Parameters& p) {
+  static MemoryPlan plan_device_memory(const groth16::Parameters& p) {
     std::string why;
     const std::vector<DeviceInfo> devices = list_devices(&why);
     if (devices.empty()) throw GpuError("the GPU prover was asked for, but no GPU is visible: " + why);
@@ -111,9 +121,19 @@ class GpuEngine final : public groth16::ProverEngine {
           gib(need), gib(bases_and_scratch), gib(workspace), gib(h_step), devices.front().name,
           gib(free_bytes), gib(total_bytes)));
     }
-    return std::make_shared<MsmWorkspace>();
+    MemoryPlan plan;
+    const std::size_t with_table =
+        need - G1Msm::device_bytes_bound(p.h.size()) - workspace +
+        G1Msm::device_bytes_bound(p.h.size(), MsmTables::kEndomorphism) +
+        std::max(workspace, G1Msm::workspace_bytes_bound(p.h.size(), MsmTables::kEndomorphism));
+    if (!p.h.empty() && with_table <= free_bytes) plan.h_tables = MsmTables::kEndomorphism;
+    spdlog::debug("GPU prover: h MSM {} the endomorphism table ({:.1f} of {:.1f} GiB free needed with it)",
+                  plan.h_tables == MsmTables::kEndomorphism ? "with" : "without",
+                  double(with_table) / double(1ull << 30), double(free_bytes) / double(1ull << 30));
+    return plan;
   }
 
+  MemoryPlan plan_;
   std::shared_ptr<MsmWorkspace> workspace_;
   ResidentBases<algebra::G1Config> h_, l_, a_, b_g1_;
   ResidentBases<algebra::G2Config> b_g2_;

@@ -10,7 +10,9 @@
 //      windows cover exactly 256 bits), one radix sort per window of (bucket, point index)
 //      pairs (cub::DeviceRadixSort), bucket accumulation in XYZZ coordinates over equal-length chunks of
 //      the sorted pairs (balanced whatever the digit distribution), then a parallel running-sum
-//      reduction of the buckets of every window;
+//      reduction of the buckets of every window in three levels (segments, blocks, windows). With the
+//      endomorphism table (G1, MsmTables::kEndomorphism) every scalar is first split in two halves of
+//      128 bits, each with its own base (P_i, phi(P_i)): half the windows, the same number of additions;
 //   3. the window sums and the batch-addition sum are combined on the host.
 // Scalars are algebra::Fr in Montgomery form (the in-memory form of host Fr vectors).
 #pragma once
@@ -56,6 +58,16 @@ struct MsmWorkspace {
   DeviceBuffer<unsigned char> cub_temp;
 };
 
+// The base tables an Msm keeps on the device.
+enum class MsmTables {
+  kBases,  // P_i
+  // G1 only: P_i and phi(P_i) = (beta x_i, y_i) = lambda P_i (prover/algebra/endomorphism.hpp), twice the
+  // memory. Every scalar splits into two halves below 2^128 (k = k1 + k2 lambda), pairs for (k1, P_i) and
+  // (k2, phi(P_i)) share the buckets, and the windows over 129 bits instead of 256 halve the buckets
+  // and their reduction; the additions stay as many.
+  kEndomorphism,
+};
+
 template <class Cfg>
 class Msm {
  public:
@@ -69,9 +81,11 @@ class Msm {
 
   // Uploads the bases (converted to the device layout) on the current device. `workspace`: scratch
   // shared with other Msm objects that never run at the same time (none: one of its own).
-  explicit Msm(std::span<const Affine> bases, std::shared_ptr<MsmWorkspace> workspace = nullptr);
+  explicit Msm(std::span<const Affine> bases, std::shared_ptr<MsmWorkspace> workspace = nullptr,
+               MsmTables tables = MsmTables::kBases);
   // Takes bases already on the device in the DeviceAffine layout (cudaMalloc'd; ownership passes here).
-  Msm(DeviceAffine* device_bases, std::size_t count, std::shared_ptr<MsmWorkspace> workspace = nullptr);
+  Msm(DeviceAffine* device_bases, std::size_t count, std::shared_ptr<MsmWorkspace> workspace = nullptr,
+      MsmTables tables = MsmTables::kBases);
   ~Msm();
   Msm(Msm&&) noexcept;
   Msm& operator=(Msm&&) noexcept;
@@ -95,10 +109,10 @@ class Msm {
   static DeviceAffine to_device(const Affine& p);
 
   // Upper bounds, in device bytes, for planning before any allocation: an Msm over `count` bases (the
-  // bases and its own scratch), and the MsmWorkspace of runs on up to `count` scalars. Both assume every
-  // scalar is outside the 0/1 split (random scalars: the most scratch).
-  static std::size_t device_bytes_bound(std::size_t count);
-  static std::size_t workspace_bytes_bound(std::size_t count);
+  // base tables and its own scratch), and the MsmWorkspace of runs on up to `count` scalars. Both assume
+  // every scalar is outside the 0/1 split (random scalars: the most scratch).
+  static std::size_t device_bytes_bound(std::size_t count, MsmTables tables = MsmTables::kBases);
+  static std::size_t workspace_bytes_bound(std::size_t count, MsmTables tables = MsmTables::kBases);
 
   // Implementation detail (public only because nvcc's generated kernel stubs name types inside it).
   struct Impl;

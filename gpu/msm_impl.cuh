@@ -6,6 +6,7 @@
 #include <cub/device/device_radix_sort.cuh>
 #include <cub/device/device_scan.cuh>
 #include <optional>
+#include <type_traits>
 #include <vector>
 
 #include "gpu/cuda_check.hpp"
@@ -13,106 +14,14 @@
 #include "gpu/device_buffer.hpp"
 #include "gpu/host_staging.hpp"
 #include "gpu/msm.hpp"
+#include "gpu/msm_common.cuh"
+#include "gpu/msm_reduction.cuh"
+#include "prover/algebra/endomorphism.hpp"
 
 namespace cuzk::gpu {
 namespace {
 
 using algebra::Fr;
-
-template <class Cfg>
-struct DeviceField;
-template <>
-struct DeviceField<algebra::G1Config> {
-  using type = DevFp;
-};
-template <>
-struct DeviceField<algebra::G2Config> {
-  using type = DevFp2;
-};
-
-// 16-byte vector loads and stores of whole structures (bases, scalars, buckets are 16-byte aligned).
-template <class T>
-__device__ __forceinline__ T load_vec(const T* p) {
-  static_assert(sizeof(T) % 16 == 0);
-  union {
-    T value;
-    uint4 words[sizeof(T) / 16];
-  } u;
-  const uint4* src = reinterpret_cast<const uint4*>(p);
-#pragma unroll
-  for (int i = 0; i < int(sizeof(T) / 16); ++i) u.words[i] = __ldg(src + i);
-  return u.value;
-}
-template <class T>
-__device__ __forceinline__ T load_vec_rw(const T* p) {  // for memory written earlier in the same launch chain
-  static_assert(sizeof(T) % 16 == 0);
-  union {
-    T value;
-    uint4 words[sizeof(T) / 16];
-  } u;
-  const uint4* src = reinterpret_cast<const uint4*>(p);
-#pragma unroll
-  for (int i = 0; i < int(sizeof(T) / 16); ++i) u.words[i] = src[i];
-  return u.value;
-}
-template <class T>
-__device__ __forceinline__ void store_vec(T* p, const T& v) {
-  static_assert(sizeof(T) % 16 == 0);
-  union {
-    T value;
-    uint4 words[sizeof(T) / 16];
-  } u;
-  u.value = v;
-  uint4* dst = reinterpret_cast<uint4*>(p);
-#pragma unroll
-  for (int i = 0; i < int(sizeof(T) / 16); ++i) dst[i] = u.words[i];
-}
-
-constexpr uint32_t kNegBit = 0x80000000u;  // sign of a digit, in the value of a sorted pair
-
-// The windows of the scalars' 256 bits. ceil(256 / c) windows of c bits overrun 256 by up to c - 1 bits,
-// so the lowest `narrow` windows get c - 1 bits instead and the windows cover exactly 256 bits (or just
-// over, when there are fewer windows than spare bits). A narrow window needs half the buckets,
-// 2^(c-2): buckets are still laid out 2^(c-1) per window, but the bucket reduction skips a narrow
-// window's upper half (25.2M -> 16.8M buckets at c = 22, 4 windows of 22 bits and 8 of 21).
-// Scalars are below r < 2^255, so the top window's digit never carries out of bit 256.
-struct WindowLayout {
-  unsigned c = 0, windows = 0, narrow = 0;
-  explicit WindowLayout(unsigned window_bits) : c(window_bits) {
-    windows = (256 + c - 1) / c;
-    narrow = std::min(windows * c - 256, windows);
-  }
-  __host__ __device__ unsigned width(unsigned w) const { return w < narrow ? c - 1 : c; }
-  __host__ __device__ unsigned offset(unsigned w) const {
-    return w < narrow ? w * (c - 1) : narrow * (c - 1) + (w - narrow) * c;
-  }
-  // Buckets window w can use: digits of a width-bit window lie in [-2^(width-1), 2^(width-1)].
-  __host__ __device__ uint32_t used_buckets(unsigned w) const { return 1u << (width(w) - 1); }
-  // Segments of seg_len buckets (a power of two) that hold window w's used buckets.
-  __host__ __device__ uint32_t used_segments(unsigned w, uint32_t seg_len) const {
-    const uint32_t used = used_buckets(w);
-    return used > seg_len ? used / seg_len : 1u;
-  }
-  // Used segments of all windows, numbered window by window (the narrow windows first).
-  __host__ __device__ std::size_t total_used_segments(uint32_t seg_len) const {
-    return std::size_t(narrow) * used_segments(0, seg_len) +
-           std::size_t(windows - narrow) * used_segments(windows - 1, seg_len);
-  }
-  // Used segment number u (< total_used_segments) as its window w and its segment within the window.
-  __host__ __device__ void used_segment(std::size_t u, uint32_t seg_len, uint32_t& w,
-                                        uint32_t& segment) const {
-    const uint32_t narrow_segs = used_segments(0, seg_len);
-    const std::size_t narrow_total = std::size_t(narrow) * narrow_segs;
-    if (u < narrow_total) {
-      w = uint32_t(u / narrow_segs);
-      segment = uint32_t(u % narrow_segs);
-    } else {
-      const uint32_t full_segs = used_segments(windows - 1, seg_len);
-      w = narrow + uint32_t((u - narrow_total) / full_segs);
-      segment = uint32_t((u - narrow_total) % full_segs);
-    }
-  }
-};
 
 // --- classification -------------------------------------------------------------------------------
 
@@ -154,33 +63,6 @@ __global__ void scatter_tail_kernel(const uint32_t* __restrict__ flag, const uin
   if (i < n && flag[i]) tail_index[position[i]] = i;
 }
 
-// --- reductions inside a block --------------------------------------------------------------------
-
-// Threads per block for point reductions: 48 KiB of shared memory, one XYZZ point per thread.
-template <class F>
-constexpr int reduce_threads() {
-  return int(49152 / sizeof(Xyzz<F>)) >= 256 ? 256 : 128;
-}
-
-// Tree sum of one point per thread; the total is returned to thread 0 (others get garbage).
-template <class F, int NT>
-__device__ Xyzz<F> block_sum(Xyzz<F> v, Xyzz<F>* buf) {
-  buf[threadIdx.x] = v;
-  __syncthreads();
-#pragma unroll 1
-  for (int d = NT / 2; d > 0; d >>= 1) {
-    if (int(threadIdx.x) < d) {
-      Xyzz<F> a = buf[threadIdx.x];
-      a.add(buf[threadIdx.x + d]);
-      buf[threadIdx.x] = a;
-    }
-    __syncthreads();
-  }
-  Xyzz<F> r = buf[0];
-  __syncthreads();
-  return r;
-}
-
 // Batch addition of the bases of the scalars equal to one: thread t adds the bases of
 // ones_index[t L .. t L + L) (no divergence: every lane has work), then one partial sum per block.
 template <class F, int NT>
@@ -210,24 +92,18 @@ __global__ void __launch_bounds__(NT)
 
 // --- Pippenger ------------------------------------------------------------------------------------
 
-// Signed digits of every (tail) scalar for every window. Digit d of window w (width b) lies in
-// [-2^(b-1), 2^(b-1)]; bucket |d| - 1; d = 0 gets the key 2^(c-1) (one past the last bucket of a full
-// window), which sorts after every bucket and is skipped.
-__global__ void digits_kernel(const DevFr* __restrict__ scalars, const uint32_t* __restrict__ index,
-                              uint32_t m, WindowLayout layout, uint32_t* __restrict__ keys,
-                              uint32_t* __restrict__ values) {
-  uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
-  if (i >= m) return;
-  uint32_t point = index ? index[i] : i;
-  DevFr s = load_vec(scalars + point).from_montgomery();
-  uint32_t limbs[9];
-#pragma unroll
-  for (int j = 0; j < 8; ++j) limbs[j] = s.v[j];
-  limbs[8] = 0;
+// Signed digits of one scalar (limbs: 32-bit, little-endian, zero above its bits and one limb past them)
+// for every window, as sorted-pair keys and values at keys[w * stride + pos]. Digit d of window w (width b)
+// lies in [-2^(b-1), 2^(b-1)]; bucket |d| - 1; d = 0 gets the key 2^(c-1) (one past the last bucket of a
+// full window), which sorts after every bucket and is skipped.
+__device__ __forceinline__ void write_digits(const uint32_t* limbs, const WindowLayout& layout,
+                                             uint32_t point, uint32_t* __restrict__ keys,
+                                             uint32_t* __restrict__ values, std::size_t stride,
+                                             std::size_t pos) {
   const uint32_t zero_key = 1u << (layout.c - 1);
   uint32_t carry = 0;
   for (unsigned w = 0; w < layout.windows; ++w) {
-    const unsigned bit = layout.offset(w), width = layout.width(w);  // bit < 256: the windows cover 256
+    const unsigned bit = layout.offset(w), width = layout.width(w);  // inside the scalar's bits
     const uint32_t half = 1u << (width - 1);
     const unsigned limb = bit >> 5, shift = bit & 31;
     const uint64_t pair = (uint64_t(limbs[limb + 1]) << 32) | limbs[limb];
@@ -243,9 +119,54 @@ __global__ void digits_kernel(const DevFr* __restrict__ scalars, const uint32_t*
       key = raw ? raw - 1 : zero_key;
       value = point;
     }
-    keys[size_t(w) * m + i] = key;
-    values[size_t(w) * m + i] = value;
+    keys[w * stride + pos] = key;
+    values[w * stride + pos] = value;
   }
+}
+
+// The digits of every (tail) scalar. Whole scalars: m pairs per window, pair i for point index[i]. Split
+// scalars (phi_offset != 0, k = k1 + k2 lambda): 2m pairs per window, pair i for k1 and point index[i],
+// pair m + i for k2 and its phi(P), at phi_offset + index[i] in the bases.
+__global__ void digits_kernel(const DevFr* __restrict__ scalars, const uint32_t* __restrict__ index,
+                              uint32_t m, WindowLayout layout, uint32_t phi_offset,
+                              uint32_t* __restrict__ keys, uint32_t* __restrict__ values) {
+  uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= m) return;
+  uint32_t point = index ? index[i] : i;
+  DevFr s = load_vec(scalars + point).from_montgomery();
+  uint32_t limbs[9];
+  if (phi_offset == 0) {
+#pragma unroll
+    for (int j = 0; j < 8; ++j) limbs[j] = s.v[j];
+    limbs[8] = 0;
+    write_digits(limbs, layout, point, keys, values, m, i);
+    return;
+  }
+  uint64_t k[4], k1[2], k2[2];
+#pragma unroll
+  for (int j = 0; j < 4; ++j) k[j] = (uint64_t(s.v[2 * j + 1]) << 32) | s.v[2 * j];
+  algebra::glv::split_scalar(k, k1, k2);
+  const std::size_t stride = std::size_t(2) * m;
+#pragma unroll
+  for (int j = 4; j < 9; ++j) limbs[j] = 0;
+  for (int half = 0; half < 2; ++half) {
+    const uint64_t* h = half ? k2 : k1;
+    limbs[0] = uint32_t(h[0]);
+    limbs[1] = uint32_t(h[0] >> 32);
+    limbs[2] = uint32_t(h[1]);
+    limbs[3] = uint32_t(h[1] >> 32);
+    write_digits(limbs, layout, half ? phi_offset + point : point, keys, values, stride, half ? m + i : i);
+  }
+}
+
+// phi(P_i) = (beta x_i, y_i) for the bases [0, n), written at out[i] (infinity, (0, 0), stays (0, 0)).
+__global__ void endomorphism_bases_kernel(const DevAffine<DevFp>* __restrict__ bases, std::size_t n,
+                                          DevFp beta, DevAffine<DevFp>* __restrict__ out) {
+  const std::size_t i = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x;
+  if (i >= n) return;
+  DevAffine<DevFp> p = load_vec(bases + i);
+  p.x = p.x * beta;
+  store_vec(out + i, p);
 }
 
 // start/end (exclusive) of every bucket's run in the sorted keys of every window; zeroed beforehand.
@@ -382,86 +303,6 @@ __global__ void __launch_bounds__(NT)
   if (threadIdx.x == 0) store_vec(bucket_sums + g, total);
 }
 
-// Bucket reduction, level 1: segment s of L buckets of window w gives R_s = sum P_k and
-// T_s = sum k P_k (k local, 0 .. L-1), by running sums from the top. One thread per used segment (the
-// narrow windows' first, layout.total_used_segments): segments past the buckets a narrow window uses
-// get no thread and are not written, and reduce_windows_kernel does not read them. A thread for every
-// laid-out segment, idle in a narrow window's upper half, saved no time (H200, 2^27: blocks land on SMs in
-// order, and the SMs that drew three busy blocks still set the time).
-template <class F>
-__global__ void __launch_bounds__(128)
-    reduce_segments_kernel(const Xyzz<F>* __restrict__ bucket_sums, uint32_t buckets, WindowLayout layout,
-                           uint32_t seg_len, Xyzz<F>* __restrict__ seg_t, Xyzz<F>* __restrict__ seg_r) {
-  const size_t u = blockIdx.x * size_t(blockDim.x) + threadIdx.x;
-  if (u >= layout.total_used_segments(seg_len)) return;
-  uint32_t w, segment;
-  layout.used_segment(u, seg_len, w, segment);
-  // The segment as laid out (reduce_windows reads it there); windows are contiguous, so it starts at g L.
-  const size_t g = std::size_t(w) * (buckets / seg_len) + segment;
-  const Xyzz<F>* p = bucket_sums + g * seg_len;
-  Xyzz<F> run = Xyzz<F>::infinity(), acc = Xyzz<F>::infinity();
-  for (uint32_t k = seg_len - 1; k >= 1; --k) {
-    run.add(load_vec_rw(p + k));
-    acc.add(run);
-  }
-  run.add(load_vec_rw(p));
-  store_vec(seg_t + g, acc);
-  store_vec(seg_r + g, run);
-}
-
-// Level 2, one block per window: Q_w = sum_k (k + 1) P_k
-//   = sum_s T_s + sum_s R_s + L * sum_s s R_s.
-// Thread u takes segments [u M, u M + M): V_u = sum (T_s + R_s), A_u = sum (s - u M) R_s, Rr_u = sum R_s;
-// then sum_s s R_s = sum_u A_u + M sum_u u Rr_u, and sum_u u Rr_u = sum_{u >= 1} suffix_u (suffix sums
-// by a scan in shared memory).
-template <class F, int NT>
-__global__ void __launch_bounds__(NT)
-    reduce_windows_kernel(const Xyzz<F>* __restrict__ seg_t, const Xyzz<F>* __restrict__ seg_r, uint32_t segs,
-                          unsigned log_seg_len, WindowLayout layout, Xyzz<F>* __restrict__ window_sums) {
-  __shared__ Xyzz<F> buf[NT];
-  const uint32_t w = blockIdx.x;
-  const Xyzz<F>* T = seg_t + size_t(w) * segs;
-  const Xyzz<F>* R = seg_r + size_t(w) * segs;
-  const uint32_t per = (segs + NT - 1) / NT;  // a power of two (segs and NT are)
-  // Segments past the window's used ones are infinity (and unwritten): they add nothing, so they are skipped.
-  const uint32_t used = layout.used_segments(w, uint32_t(1) << log_seg_len);
-  const uint32_t lo = threadIdx.x * per, hi = min(lo + per, used);
-  Xyzz<F> V = Xyzz<F>::infinity(), run = Xyzz<F>::infinity(), A = Xyzz<F>::infinity();
-  for (uint32_t s = hi; s-- > lo;) {
-    Xyzz<F> r = load_vec_rw(R + s);
-    V.add(load_vec_rw(T + s));
-    V.add(r);
-    if (s > lo) {
-      run.add(r);
-      A.add(run);
-    } else {
-      run.add(r);
-    }
-  }
-  // Suffix sums of Rr (= run) over threads.
-  buf[threadIdx.x] = run;
-  __syncthreads();
-#pragma unroll 1
-  for (int d = 1; d < NT; d <<= 1) {
-    Xyzz<F> x = buf[threadIdx.x];
-    if (int(threadIdx.x) + d < NT) x.add(buf[threadIdx.x + d]);
-    __syncthreads();
-    buf[threadIdx.x] = x;
-    __syncthreads();
-  }
-  Xyzz<F> suffix = threadIdx.x >= 1 ? buf[threadIdx.x] : Xyzz<F>::infinity();
-  __syncthreads();
-  // W_u = V_u + L (A_u + M suffix_u); L and M are powers of two.
-  unsigned log_per = 0;
-  while ((1u << log_per) < per) ++log_per;
-  for (unsigned j = 0; j < log_per; ++j) suffix = suffix.dbl();
-  A.add(suffix);
-  for (unsigned j = 0; j < log_seg_len; ++j) A = A.dbl();
-  V.add(A);
-  Xyzz<F> total = block_sum<F, NT>(V, buf);
-  if (threadIdx.x == 0) store_vec(window_sums + w, total);
-}
-
 // --- host side ------------------------------------------------------------------------------------
 
 template <class Field>
@@ -478,53 +319,7 @@ jacobian_from_xyzz(const Field& X, const Field& Y, const Field& ZZ, const Field&
   return r;
 }
 
-unsigned choose_window_bits(std::size_t m) {
-  if (m < 32) return 4;
-  unsigned best = 4;
-  double best_cost = 1e300;
-  for (unsigned c = 4; c <= 22; ++c) {
-    const WindowLayout layout(c);
-    double buckets = 0;
-    for (unsigned w = 0; w < layout.windows; ++w) buckets += layout.used_buckets(w);
-    // Accumulation: one mixed addition per point and window. Buckets: about three full additions
-    // per bucket (fix-up and the two running sums), each ~1.4 mixed additions.
-    double cost = double(m) * layout.windows + 4.0 * buckets;
-    if (cost < best_cost) {
-      best_cost = cost;
-      best = c;
-    }
-  }
-  return best;
-}
-
-unsigned log2_floor(std::size_t x) {
-  unsigned r = 0;
-  while ((std::size_t{2} << r) <= x) ++r;
-  return r;
-}
-
 }  // namespace
-
-// Pippenger's layout for m tail scalars and windows of c bits: what Impl::run sizes its buffers and
-// launches by, and what the memory bounds are computed from.
-struct PippengerShape {
-  WindowLayout layout;  // window bits c, windows and their widths
-  uint32_t buckets;     // laid out per window (signed digits of a full window: 2^(c-1))
-  uint32_t chunk;       // sorted pairs per accumulating thread: enough threads to fill the GPU, at most 256
-  std::size_t chunks, pairs;
-  PippengerShape(std::size_t m, unsigned window_bits) : layout(checked(window_bits)) {
-    buckets = 1u << (layout.c - 1);
-    chunk = 256;
-    while (chunk > 8 && (m * layout.windows) / chunk < (std::size_t{1} << 17)) chunk >>= 1;
-    chunks = (m + chunk - 1) / chunk;
-    pairs = m * layout.windows;
-  }
-  explicit PippengerShape(std::size_t m) : PippengerShape(m, choose_window_bits(m)) {}
-  static unsigned checked(unsigned c) {
-    if (c < 2 || c > 24) throw GpuError("Msm: window_bits must be in 2..24");
-    return c;
-  }
-};
 
 template <class Cfg>
 struct Msm<Cfg>::Impl {
@@ -533,8 +328,9 @@ struct Msm<Cfg>::Impl {
   static_assert(sizeof(DevAffine<F>) == sizeof(DeviceAffine));
   static_assert(sizeof(Xyzz<F>) == 4 * sizeof(Field));
 
-  DevAffine<F>* bases = nullptr;
+  DevAffine<F>* bases = nullptr;  // count bases, then (MsmTables::kEndomorphism) their images under phi
   std::size_t count = 0;
+  bool split_scalars = false;  // the phi table is there: scalars are split in two halves
   Stream stream;
   MsmTimings timings;
   Event ev[8];
@@ -543,14 +339,40 @@ struct Msm<Cfg>::Impl {
   // with other Msm objects when the constructor was given one), the per-bucket part here.
   std::shared_ptr<MsmWorkspace> ws;
   DeviceBuffer<uint32_t> start, end, heavy_list, heavy_count;
-  DeviceBuffer<Xyzz<F>> bucket_sums, partial_first, partial_last, seg_t, seg_r, window_sums, ones_partial,
-      ones_total;
+  DeviceBuffer<Xyzz<F>> bucket_sums, partial_first, partial_last, window_sums, ones_partial, ones_total;
+  BucketReduction<F, NT> reduction;
 
   ~Impl() {
     if (bases) cudaFree(bases);
   }
 
   void cub_ensure(std::size_t bytes) { ws->cub_temp.ensure(std::max<std::size_t>(bytes, 1)); }
+
+  // Room for the bases and, with the endomorphism table, as many again (the sorted pairs' values hold
+  // base indices below 2^31).
+  static std::size_t table_entries(std::size_t count, MsmTables tables) {
+    if (tables == MsmTables::kBases) return count;
+    if (!std::is_same_v<Cfg, algebra::G1Config>) throw GpuError("Msm: the endomorphism table is for G1 only");
+    if (count >= (std::size_t{1} << 30))
+      throw GpuError("Msm: at most 2^30 - 1 bases with the endomorphism table");
+    return 2 * count;
+  }
+
+  // phi(P_i) at bases[count + i], from the bases already in place.
+  void fill_endomorphism_table() {
+    if constexpr (std::is_same_v<Cfg, algebra::G1Config>) {
+      const algebra::Fp beta = algebra::Fp::from_canonical(algebra::hex_to_limbs<6>(algebra::glv::kBetaHex));
+      DevFp beta_dev;
+      std::memcpy(&beta_dev, &beta, sizeof beta_dev);
+      if (count > 0) {
+        endomorphism_bases_kernel<<<uint32_t((count + 255) / 256), 256, 0, stream.get()>>>(
+            bases, count, beta_dev, bases + count);
+        CUDA_LAUNCH_OK();
+        stream.synchronize();
+      }
+      split_scalars = true;
+    }
+  }
 
   Point run(const Fr* d_scalars, std::size_t n, const MsmOptions& opt) {
     if (n > count) throw GpuError("Msm: more scalars than bases");
@@ -632,8 +454,9 @@ struct Msm<Cfg>::Impl {
     std::vector<Xyzz<F>> host_windows;
     std::optional<WindowLayout> layout;  // none when every scalar was 0 or 1
     if (m > 0) {
-      const uint32_t m32 = uint32_t(m);
-      const PippengerShape shape(m, opt.window_bits ? opt.window_bits : choose_window_bits(m));
+      // Sorted pairs per window: one per tail scalar, or one per half of a split scalar.
+      const uint32_t m32 = uint32_t(split_scalars ? 2 * m : m);
+      const PippengerShape shape = PippengerShape::for_tail(m, split_scalars, opt.window_bits);
       layout = shape.layout;
       const unsigned c = layout->c, windows = layout->windows;
       const uint32_t nb = shape.buckets, chunk = shape.chunk, chunks = uint32_t(shape.chunks);
@@ -648,8 +471,9 @@ struct Msm<Cfg>::Impl {
       partial_first.ensure(std::size_t(chunks) * windows);
       partial_last.ensure(std::size_t(chunks) * windows);
 
-      digits_kernel<<<(m32 + 127) / 128, 128, 0, s>>>(dsc, index, m32, shape.layout, ws->keys_in.data(),
-                                                      ws->values_in.data());
+      const uint32_t phi_offset = split_scalars ? uint32_t(count) : 0;
+      digits_kernel<<<uint32_t((m + 127) / 128), 128, 0, s>>>(
+          dsc, index, uint32_t(m), shape.layout, phi_offset, ws->keys_in.data(), ws->values_in.data());
       CUDA_LAUNCH_OK();
       ev[3].record(s);
       std::size_t bytes = 0;
@@ -658,7 +482,7 @@ struct Msm<Cfg>::Impl {
                                               int(c), s));
       cub_ensure(bytes);
       for (unsigned w = 0; w < windows; ++w) {
-        std::size_t off = std::size_t(w) * m;
+        std::size_t off = std::size_t(w) * m32;
         CUDA_OK(cub::DeviceRadixSort::SortPairs(ws->cub_temp.data(), bytes, ws->keys_in.data() + off,
                                                 ws->keys_out.data() + off, ws->values_in.data() + off,
                                                 ws->values_out.data() + off, int(m32), 0, int(c), s));
@@ -691,24 +515,8 @@ struct Msm<Cfg>::Impl {
       CUDA_LAUNCH_OK();
       ev[5].record(s);
 
-      // Bucket reduction: segments of L buckets (about 2^17 segments in all, so that level 1 fills the
-      // GPU, and at most 16 per level-2 thread, so that its serial part stays short), then one block per
-      // window.
-      uint32_t seg_len = 8;
-      while (seg_len < 256 && (std::size_t(nb) * windows) / seg_len > (std::size_t{1} << 17)) seg_len <<= 1;
-      while (nb / seg_len > 16u * NT) seg_len <<= 1;
-      seg_len = std::min(seg_len, nb);
-      const uint32_t segs = nb / seg_len;
-      seg_t.ensure(std::size_t(segs) * windows);
-      seg_r.ensure(std::size_t(segs) * windows);
       window_sums.ensure(windows);
-      const std::size_t seg_threads = shape.layout.total_used_segments(seg_len);
-      reduce_segments_kernel<F><<<uint32_t((seg_threads + 127) / 128), 128, 0, s>>>(
-          bucket_sums.data(), nb, shape.layout, seg_len, seg_t.data(), seg_r.data());
-      CUDA_LAUNCH_OK();
-      reduce_windows_kernel<F, NT><<<windows, NT, 0, s>>>(
-          seg_t.data(), seg_r.data(), segs, log2_floor(seg_len), shape.layout, window_sums.data());
-      CUDA_LAUNCH_OK();
+      reduction.run(bucket_sums.data(), nb, shape.layout, window_sums.data(), s);
       host_windows.resize(windows);
       CUDA_OK(cudaMemcpyAsync(host_windows.data(), window_sums.data(), windows * sizeof(Xyzz<F>),
                               cudaMemcpyDeviceToHost, s));
@@ -749,25 +557,27 @@ struct Msm<Cfg>::Impl {
 };
 
 template <class Cfg>
-std::size_t Msm<Cfg>::device_bytes_bound(std::size_t count) {
+std::size_t Msm<Cfg>::device_bytes_bound(std::size_t count, MsmTables tables) {
   using Point = Xyzz<typename Impl::F>;
-  const PippengerShape shape(count);
+  const PippengerShape shape = PippengerShape::for_tail(count, tables == MsmTables::kEndomorphism);
   const std::size_t all_buckets = std::size_t(shape.buckets) * shape.layout.windows;
-  return count * sizeof(DeviceAffine) + all_buckets * (sizeof(Point) + 2 * sizeof(uint32_t))  // sums, bounds
-         + 2 * shape.chunks * shape.layout.windows * sizeof(Point)                            // partial runs
+  return Impl::table_entries(count, tables) * sizeof(DeviceAffine) +
+         all_buckets * (sizeof(Point) + 2 * sizeof(uint32_t))       // sums, bounds
+         + 2 * shape.chunks * shape.layout.windows * sizeof(Point)  // partial runs
          + all_buckets / 4 * sizeof(Point)     // reduction segments (8 buckets or more each)
          + shape.pairs / 8 * sizeof(uint32_t)  // heavy buckets
          + (std::size_t{8} << 20);             // the 0/1 split's partial sums, window sums
 }
 
 template <class Cfg>
-std::size_t Msm<Cfg>::workspace_bytes_bound(std::size_t count) {
-  const PippengerShape shape(count);
+std::size_t Msm<Cfg>::workspace_bytes_bound(std::size_t count, MsmTables tables) {
+  const PippengerShape shape = PippengerShape::for_tail(count, tables == MsmTables::kEndomorphism);
   return 4 * shape.pairs * sizeof(uint32_t)         // sorted pairs, in and out
          + 4 * count * sizeof(uint32_t)             // ones_index, tail_flag, tail_pos, tail_index
          + 3 * (count / 32 + 1) * sizeof(uint32_t)  // bitmap words and their counts
          + count * sizeof(Fr)                       // scalars of host runs
-         + count * 2 * sizeof(uint32_t)             // CUB's sort of one window (its own double buffer)
+         + shape.pairs / shape.layout.windows * 2 *
+               sizeof(uint32_t)  // CUB's sort of one window (its double buffer)
          + (std::size_t{16} << 20);
 }
 
@@ -782,13 +592,14 @@ typename Msm<Cfg>::DeviceAffine Msm<Cfg>::to_device(const Affine& p) {
 }
 
 template <class Cfg>
-Msm<Cfg>::Msm(std::span<const Affine> bases, std::shared_ptr<MsmWorkspace> workspace)
+Msm<Cfg>::Msm(std::span<const Affine> bases, std::shared_ptr<MsmWorkspace> workspace, MsmTables tables)
     : impl_(std::make_unique<Impl>()) {
   impl_->ws = workspace ? std::move(workspace) : std::make_shared<MsmWorkspace>();
   impl_->count = bases.size();
+  const std::size_t entries = Impl::table_entries(bases.size(), tables);
   if (bases.empty()) return;
   const std::size_t bytes = bases.size() * sizeof(DeviceAffine);
-  CUDA_OK(cudaMalloc(reinterpret_cast<void**>(&impl_->bases), bytes));
+  CUDA_OK(cudaMalloc(reinterpret_cast<void**>(&impl_->bases), entries * sizeof(DeviceAffine)));
   // Converted to the device layout chunk by chunk in pinned memory (the SRS vectors are up to 12 GiB at
   // 32GiB sectors: no second full copy on the host, and pinned-speed copies).
   std::optional<HostStaging>& staging = impl_->ws->staging;
@@ -804,14 +615,29 @@ Msm<Cfg>::Msm(std::span<const Affine> bases, std::shared_ptr<MsmWorkspace> works
       },
       impl_->stream.get());
   impl_->stream.synchronize();
+  if (tables == MsmTables::kEndomorphism) impl_->fill_endomorphism_table();
 }
 
 template <class Cfg>
-Msm<Cfg>::Msm(DeviceAffine* device_bases, std::size_t count, std::shared_ptr<MsmWorkspace> workspace)
+Msm<Cfg>::Msm(DeviceAffine* device_bases, std::size_t count, std::shared_ptr<MsmWorkspace> workspace,
+              MsmTables tables)
     : impl_(std::make_unique<Impl>()) {
   impl_->ws = workspace ? std::move(workspace) : std::make_shared<MsmWorkspace>();
   impl_->bases = reinterpret_cast<DevAffine<typename Impl::F>*>(device_bases);
   impl_->count = count;
+  const std::size_t entries = Impl::table_entries(count, tables);
+  if (tables == MsmTables::kEndomorphism && count > 0) {
+    // A buffer with room for the second table; the given one is released once copied.
+    DevAffine<typename Impl::F>* both = nullptr;
+    CUDA_OK(cudaMalloc(reinterpret_cast<void**>(&both), entries * sizeof(DeviceAffine)));
+    const cudaError_t copied =
+        cudaMemcpy(both, device_bases, count * sizeof(DeviceAffine), cudaMemcpyDeviceToDevice);
+    if (copied != cudaSuccess) cudaFree(both);
+    CUDA_OK(copied);
+    cudaFree(device_bases);
+    impl_->bases = both;
+    impl_->fill_endomorphism_table();
+  }
 }
 
 template <class Cfg>

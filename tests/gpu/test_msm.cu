@@ -1,7 +1,8 @@
 // GPU G1/G2 MSM against the CPU prover's msm_g1/msm_g2 (and the naive double-and-add for small sizes):
 // random scalars (seed printed), non-power-of-two sizes, all-zero and all-one scalars, small scalars,
 // equal scalars (one crowded bucket), points at infinity, repeated and opposite points, several window
-// sizes, with and without the 0/1 split, and the batch interface.
+// sizes, with and without the 0/1 split, with and without the endomorphism table (split scalars), and the
+// batch interface.
 #include <gtest/gtest.h>
 
 #include <cstdio>
@@ -10,6 +11,7 @@
 
 #include "gpu/cuda_check.hpp"
 #include "gpu/msm.hpp"
+#include "prover/algebra/endomorphism.hpp"
 #include "prover/groth16/msm.hpp"
 #include "tests/gpu/gpu_test_util.hpp"
 #include "tests/test_util.hpp"
@@ -97,14 +99,30 @@ const char* kind_name(Kind k) {
   return "?";
 }
 
+const char* tables_name(gpu::MsmTables t) {
+  return t == gpu::MsmTables::kBases ? "bases" : "endomorphism";
+}
+constexpr gpu::MsmTables kBothTables[] = {gpu::MsmTables::kBases, gpu::MsmTables::kEndomorphism};
+
+// lambda + d (d small, either sign) as an Fr: the split's edges k1 = 0 and k1 = lambda - 1.
+Fr lambda_plus(std::int64_t d) {
+  const Fr lambda =
+      Fr::from_canonical(algebra::Limbs<4>{algebra::glv::kLambda[0], algebra::glv::kLambda[1], 0, 0});
+  return d >= 0 ? lambda + Fr::from_u64(std::uint64_t(d)) : lambda - Fr::from_u64(std::uint64_t(-d));
+}
+
 }  // namespace
 
-TEST(GpuMsmG1, MatchesCpuOnManyShapes) {
+class GpuMsmG1Tables : public ::testing::TestWithParam<gpu::MsmTables> {};
+INSTANTIATE_TEST_SUITE_P(Tables, GpuMsmG1Tables, ::testing::ValuesIn(kBothTables),
+                         [](const auto& info) { return std::string(tables_name(info.param)); });
+
+TEST_P(GpuMsmG1Tables, MatchesCpuOnManyShapes) {
   CUZK_REQUIRE_GPU();
   auto rng = test::seeded_rng("GpuMsmG1.Shapes");
   const std::size_t max_n = 4097;
   auto bases = make_points<algebra::G1Config>(max_n, rng, true);
-  gpu::G1Msm msm(bases);
+  gpu::G1Msm msm(bases, nullptr, GetParam());
   for (std::size_t n : {std::size_t{1}, std::size_t{2}, std::size_t{3}, std::size_t{31}, std::size_t{100},
                         std::size_t{1000}, std::size_t{1024}, max_n}) {
     std::span<const algebra::G1Affine> b(bases.data(), n);
@@ -122,18 +140,25 @@ TEST(GpuMsmG1, MatchesCpuOnManyShapes) {
   }
 }
 
-TEST(GpuMsmG1, EveryWindowSize) {
+TEST_P(GpuMsmG1Tables, EveryWindowSize) {
   CUZK_REQUIRE_GPU();
   auto rng = test::seeded_rng("GpuMsmG1.Windows");
   const std::size_t n = 3000;
   auto bases = make_points<algebra::G1Config>(n, rng, true);
-  gpu::G1Msm msm(bases);
+  gpu::G1Msm msm(bases, nullptr, GetParam());
   std::vector<Fr> s = make_scalars(n, Kind::kRandom, rng);
   // The largest scalars (r - 1, r - 2) and top bits alone: the top window's digit and the carries into it.
   s[0] = -Fr::one();
   s[1] = -Fr::from_u64(2);
   s[2] = Fr::from_u64(1);
   for (int i = 0; i < 254; ++i) s[2] = s[2] + s[2];  // 2^254
+  // Split scalars: r - 1 = lambda (lambda + 1) has the largest k2; lambda - 1, lambda, lambda + 1 the
+  // edges of k1; 2^128 - 1 and 2^128 the top of the halves.
+  s[3] = lambda_plus(-1);
+  s[4] = lambda_plus(0);
+  s[5] = lambda_plus(1);
+  s[6] = Fr::from_canonical(algebra::Limbs<4>{~0ull, ~0ull, 0, 0});
+  s[7] = Fr::from_canonical(algebra::Limbs<4>{0, 0, 1, 0});
   algebra::G1 want = groth16::msm_g1(bases, s);
   for (unsigned c = 2; c <= 22; ++c) {
     gpu::MsmOptions opt;
@@ -142,12 +167,12 @@ TEST(GpuMsmG1, EveryWindowSize) {
   }
 }
 
-TEST(GpuMsmG1, LargeRandomAndBatch) {
+TEST_P(GpuMsmG1Tables, LargeRandomAndBatch) {
   CUZK_REQUIRE_GPU();
   auto rng = test::seeded_rng("GpuMsmG1.Large");
   const std::size_t n = (std::size_t{1} << 16) + 123;
   auto bases = make_points<algebra::G1Config>(n, rng, true);
-  gpu::G1Msm msm(bases);
+  gpu::G1Msm msm(bases, nullptr, GetParam());
   std::vector<std::vector<Fr>> vectors = {make_scalars(n, Kind::kRandom, rng),
                                           make_scalars(n, Kind::kWitness, rng),
                                           make_scalars(n - 1000, Kind::kRandom, rng)};
@@ -162,11 +187,11 @@ TEST(GpuMsmG1, LargeRandomAndBatch) {
 
 // The points the benchmark uses are made on the device: they must be distinct curve points in G1,
 // and the MSM over them must match the CPU.
-TEST(GpuMsmG1, DeviceGeneratedPoints) {
+TEST_P(GpuMsmG1Tables, DeviceGeneratedPoints) {
   CUZK_REQUIRE_GPU();
   const std::size_t n = 5000;
   auto* d = gpu::generate_points_on_device<algebra::G1Config>(n, 42);
-  gpu::G1Msm msm(d, n);
+  gpu::G1Msm msm(d, n, nullptr, GetParam());
   std::vector<gpu::G1Msm::DeviceAffine> raw(n);
   CUDA_OK(cudaMemcpy(raw.data(), msm.device_bases(), n * sizeof raw[0], cudaMemcpyDeviceToHost));
   std::vector<algebra::G1Affine> pts(n);
@@ -202,6 +227,15 @@ TEST(GpuMsmG2, MatchesCpu) {
       }
     }
   }
+}
+
+// G2 has no endomorphism table (its endomorphism is not beta x): asking for one is an error, not a
+// silent plain table.
+TEST(GpuMsmG2, RefusesTheEndomorphismTable) {
+  CUZK_REQUIRE_GPU();
+  auto rng = test::seeded_rng("GpuMsmG2.Endomorphism");
+  auto bases = make_points<algebra::G2Config>(16, rng, false);
+  EXPECT_THROW(gpu::G2Msm(bases, nullptr, gpu::MsmTables::kEndomorphism), gpu::GpuError);
 }
 
 TEST(GpuMsmG2, DeviceGeneratedPoints) {
@@ -247,10 +281,11 @@ TEST(GpuMsm, SharedWorkspace) {
 // The planning bounds the GPU prover checks device memory against cover what an MSM really allocates:
 // its bases and scratch, and the shared workspace, for random scalars (the most scratch). Measured as the
 // drop in free device memory; CUDA rounds allocations up (2 MiB pages), hence the slack.
-TEST(GpuMsm, MemoryBoundsCoverARandomRun) {
+TEST_P(GpuMsmG1Tables, MemoryBoundsCoverARandomRun) {
   CUZK_REQUIRE_GPU();
   auto rng = test::seeded_rng("GpuMsm.MemoryBounds");
   constexpr std::size_t kSlack = std::size_t{64} << 20;
+  const gpu::MsmTables tables = GetParam();
   for (std::size_t n : {std::size_t{1} << 16, std::size_t{1} << 20}) {
     auto bases = make_points<algebra::G1Config>(n, rng, false);
     std::vector<Fr> s = make_scalars(n, Kind::kRandom, rng);
@@ -259,12 +294,13 @@ TEST(GpuMsm, MemoryBoundsCoverARandomRun) {
     CUDA_OK(cudaMemGetInfo(&free_before, &total));
     {
       auto workspace = std::make_shared<gpu::MsmWorkspace>();
-      gpu::G1Msm msm(bases, workspace);
+      gpu::G1Msm msm(bases, workspace, tables);
       ASSERT_EQ(msm.run(s), groth16::msm_g1(bases, s));
       CUDA_OK(cudaMemGetInfo(&free_after, &total));
     }
     const std::size_t used = free_before - free_after;
-    const std::size_t bound = gpu::G1Msm::device_bytes_bound(n) + gpu::G1Msm::workspace_bytes_bound(n);
+    const std::size_t bound =
+        gpu::G1Msm::device_bytes_bound(n, tables) + gpu::G1Msm::workspace_bytes_bound(n, tables);
     EXPECT_LE(used, bound + kSlack) << "n " << n << ": used " << used << " bytes, bound " << bound;
     std::printf("  n %zu: %.1f MiB used, bound %.1f MiB\n", n, double(used) / (1 << 20),
                 double(bound) / (1 << 20));
