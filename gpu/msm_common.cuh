@@ -168,8 +168,10 @@ struct PippengerShape {
   WindowLayout layout;  // window bits c, windows and their widths
   uint32_t buckets;     // laid out per window (signed digits of a full window: 2^(c-1))
   uint32_t chunk;       // sorted pairs per accumulating thread: enough threads to fill the GPU, at most 256
+  std::size_t per_window;  // sorted pairs per window (m)
   std::size_t chunks, pairs;
-  PippengerShape(std::size_t m, unsigned window_bits, unsigned bits) : layout(checked(window_bits), bits) {
+  PippengerShape(std::size_t m, unsigned window_bits, unsigned bits)
+      : layout(checked(window_bits), bits), per_window(m) {
     buckets = 1u << (layout.c - 1);
     chunk = 256;
     while (chunk > 8 && (m * layout.windows) / chunk < (std::size_t{1} << 17)) chunk >>= 1;

@@ -454,9 +454,9 @@ struct Msm<Cfg>::Impl {
     std::vector<Xyzz<F>> host_windows;
     std::optional<WindowLayout> layout;  // none when every scalar was 0 or 1
     if (m > 0) {
-      // Sorted pairs per window: one per tail scalar, or one per half of a split scalar.
-      const uint32_t m32 = uint32_t(split_scalars ? 2 * m : m);
       const PippengerShape shape = PippengerShape::for_tail(m, split_scalars, opt.window_bits);
+      // Sorted pairs per window: one per tail scalar, or one per half of a split scalar.
+      const uint32_t m32 = uint32_t(shape.per_window);
       layout = shape.layout;
       const unsigned c = layout->c, windows = layout->windows;
       const uint32_t nb = shape.buckets, chunk = shape.chunk, chunks = uint32_t(shape.chunks);
@@ -576,8 +576,7 @@ std::size_t Msm<Cfg>::workspace_bytes_bound(std::size_t count, MsmTables tables)
          + 4 * count * sizeof(uint32_t)             // ones_index, tail_flag, tail_pos, tail_index
          + 3 * (count / 32 + 1) * sizeof(uint32_t)  // bitmap words and their counts
          + count * sizeof(Fr)                       // scalars of host runs
-         + shape.pairs / shape.layout.windows * 2 *
-               sizeof(uint32_t)  // CUB's sort of one window (its double buffer)
+         + shape.per_window * 2 * sizeof(uint32_t)  // CUB's sort of one window (its double buffer)
          + (std::size_t{16} << 20);
 }
 
@@ -627,15 +626,12 @@ Msm<Cfg>::Msm(DeviceAffine* device_bases, std::size_t count, std::shared_ptr<Msm
   impl_->count = count;
   const std::size_t entries = Impl::table_entries(count, tables);
   if (tables == MsmTables::kEndomorphism && count > 0) {
-    // A buffer with room for the second table; the given one is released once copied.
-    DevAffine<typename Impl::F>* both = nullptr;
-    CUDA_OK(cudaMalloc(reinterpret_cast<void**>(&both), entries * sizeof(DeviceAffine)));
-    const cudaError_t copied =
-        cudaMemcpy(both, device_bases, count * sizeof(DeviceAffine), cudaMemcpyDeviceToDevice);
-    if (copied != cudaSuccess) cudaFree(both);
-    CUDA_OK(copied);
-    cudaFree(device_bases);
-    impl_->bases = both;
+    // The bases move into a buffer with room for the second table, which the Msm owns from its allocation
+    // on; the given one is freed when this scope ends, whatever happens.
+    const std::unique_ptr<void, cudaError_t (*)(void*)> given(device_bases, cudaFree);
+    impl_->bases = nullptr;
+    CUDA_OK(cudaMalloc(reinterpret_cast<void**>(&impl_->bases), entries * sizeof(DeviceAffine)));
+    CUDA_OK(cudaMemcpy(impl_->bases, device_bases, count * sizeof(DeviceAffine), cudaMemcpyDeviceToDevice));
     impl_->fill_endomorphism_table();
   }
 }
