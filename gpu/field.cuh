@@ -169,6 +169,23 @@ struct DevField {
     return r;
   }
 
+  // a - b + p, in (0, 2p) for reduced a, b: not reduced, so only for the second operand of operator*,
+  // which takes any value below 2^(32N) there (mont::mul). Two add chains against operator-'s subtraction,
+  // conditional correction and selects; a + p < 2p < 2^(32N), so neither chain carries out.
+  __device__ __forceinline__ static DevField difference_unreduced(const DevField& a, const DevField& b) {
+    uint32_t s[N];
+    s[0] = ptx::Ops::add_cc(a.v[0], Tag::c().modulus[0]);
+#pragma unroll
+    for (int i = 1; i + 1 < N; ++i) s[i] = ptx::Ops::addc_cc(a.v[i], Tag::c().modulus[i]);
+    s[N - 1] = ptx::Ops::addc(a.v[N - 1], Tag::c().modulus[N - 1]);
+    DevField r;
+    r.v[0] = ptx::Ops::sub_cc(s[0], b.v[0]);
+#pragma unroll
+    for (int i = 1; i + 1 < N; ++i) r.v[i] = ptx::Ops::subc_cc(s[i], b.v[i]);
+    r.v[N - 1] = ptx::Ops::subc(s[N - 1], b.v[N - 1]);
+    return r;
+  }
+
   __device__ __forceinline__ DevField operator-() const {
     return zero() - *this;
   }
@@ -176,7 +193,8 @@ struct DevField {
     return *this + *this;
   }
 
-  // Montgomery product with two independent carry chains (gpu/mont_mul.hpp).
+  // Montgomery product with two independent carry chains (gpu/mont_mul.hpp); b may be unreduced (below
+  // 2^(32N), as difference_unreduced gives), a may not.
   __device__ __forceinline__ friend DevField operator*(const DevField& a, const DevField& b) {
     ptx::Ops ops;
     DevField r;

@@ -17,8 +17,11 @@
 // divided by 2^32 is held as P' + Q' with P' = Q (limbs 0..N-1) and P[1..N-1] at limbs 0..N-2; the row
 // moves the single limb P[1] into Q[0] (one add whose carry enters the odd chain) and lets the rest of P
 // shift down by two limbs into the odd chain's positions 1..N. Arrays swap roles every row, which in
-// unrolled code costs nothing. Bounds: with a, b < p and 2p < 2^(32N), T < 2p after every row, so the
-// odd chain never carries out of limb N and the even chain's carries (into limb N) fit in Q[N-1].
+// unrolled code costs nothing. Bounds: with a < p, any b < 2^(32N) and 2p < 2^(32N), the value after row
+// i is T_i = (a B_i + M_i p) / 2^(32 i) < a + p < 2p (B_i, M_i < 2^(32 i): b's low limbs and the
+// multipliers so far), and before the shift T_(i-1) + a b_i + m_i p < 2p (2^32 + 1) < 2^(32(N + 1)), so the
+// odd chain never carries out of limb N and the even chain's carries (into limb N) fit in Q[N-1]. b, the
+// operand taken limb by limb, need not be reduced.
 // Requires N even and 2p < 2^(32N) (true for Fp, N = 12, and Fr, N = 8).
 #pragma once
 
@@ -132,7 +135,8 @@ CUZK_HD CUZK_INLINE void subtract_modulus_once(Ops& ops, uint32_t* r, const uint
   for (int j = 0; j < N; ++j) r[j] = borrow ? t[j] : d[j];
 }
 
-// r = a * b * 2^(-32N) mod p, fully reduced (a, b < p).
+// r = a * b * 2^(-32N) mod p, fully reduced, for a < p and any b < 2^(32N) (b need not be reduced: before the
+// final subtraction the value is (a b + M p) / 2^(32N) < 2p, see the bounds above).
 template <int N, class Ops>
 CUZK_HD CUZK_INLINE void mul(Ops& ops, uint32_t* r, const uint32_t* a, const uint32_t* b, const uint32_t* p,
                              uint32_t inv) {

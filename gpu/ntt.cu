@@ -209,7 +209,9 @@ __device__ __forceinline__ void radix_group(uint32_t* smem, uint32_t stride, con
         const DevFr wv = load_block_twiddle(tw_smem, tw_stride, q_lo + unsigned(j), mid_shift, l0);
         if (Dif) {
           const DevFr sum = u + t;
-          t = (u - t) * wv;
+          // u - t + r, unreduced: the product reduces it, which saves operator-'s correction and selects
+          // (2^27 forward 35.04 -> 33.88 ms on an H200, bench/RESULTS.md, eighth round).
+          t = wv * DevFr::difference_unreduced(u, t);
           u = sum;
         } else {
           const DevFr vw = t * wv;
@@ -245,9 +247,11 @@ __device__ __forceinline__ void radix_group_dispatch(bool dif, bool bottom, uint
 // stages and column bits. Every pass of a large transform (9 stages, 2 columns: all three of a 2^27 NTT)
 // runs the fully fixed instance, where the index and address arithmetic folds into constants and
 // immediate offsets: 2^27 forward NR 37.19 -> 34.94 ms on an H200 (2026-11-29; the strides alone: 35.44).
-// Registers (ptxas, sm_90), with the cap of 3 blocks of 128 threads (12 warps per SM): 164 for that
-// instance, 156 with the strides alone, 168 and 12 bytes spilled for the general one. 4 blocks (128
-// registers) spilled 372 bytes; a cap of 2 blocks (255 registers) ran a 2^27 NTT in 45.7 ms against 39.2.
+// Registers (ptxas, sm_90), with the cap of 3 blocks of 128 threads (12 warps per SM; shared memory allows
+// no more either): 148 for that instance, 152 with the strides alone, 168 and 24 bytes spilled for the
+// general one. 4 blocks (128 registers) spilled 372 bytes; a cap of 2 blocks (255 registers) ran a 2^27
+// NTT in 45.7 ms against 39.2. Radix-4 groups in 512-element blocks, at 4 to 6 blocks per SM, were slower
+// (2^27: 36.3 ms at best against 35.0; bench/RESULTS.md, eighth round).
 template <uint32_t kStride, unsigned kK, unsigned kT>
 __global__ void __launch_bounds__(128, 3)
     ntt_pass_kernel(DevFr* __restrict__ data, PassParams params, const DevFr* __restrict__ tw,

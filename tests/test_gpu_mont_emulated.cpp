@@ -181,6 +181,47 @@ TEST(GpuMontEmulated, NearModulus) {
   check_near_modulus<algebra::Fr>("GpuMontEmulated.NearModulusFr");
 }
 
+// mont::mul with a reduced first operand and an unreduced second one (any value below 2^(32N), as the NTT's
+// difference_unreduced passes it: u - t + p < 2p), against the host product with the second operand
+// reduced (Fr and Fp). The emulated instructions fail the test on any carry dropped at the top of a chain.
+template <class F>
+void check_unreduced_second_operand(const char* name) {
+  constexpr int N = Limbs32<F>::N;
+  const Limbs32<F> modulus = Limbs32<F>::modulus();
+  auto rng = test::seeded_rng(name);
+  for (int i = 0; i < 20000; ++i) {
+    const F a = i % 4 == 0 ? -F::from_u64(rng() % 1000 + 1) : test::random_field<F>(rng);
+    Limbs32<F> b;
+    for (int j = 0; j < N; ++j) {
+      const uint64_t r = rng();
+      b.v[j] = i % 3 == 0 ? 0xffffffffu - uint32_t(r % 4) : uint32_t(r);  // near 2^(32N) a third of the time
+    }
+    Limbs32<F> reduced = b;  // b mod p: at most a few subtractions of p for N = 8 (2^256 < 3r); Fp loops more
+    auto at_least_modulus = [&] {
+      for (int j = N - 1; j >= 0; --j)
+        if (reduced.v[j] != modulus.v[j]) return reduced.v[j] > modulus.v[j];
+      return true;
+    };
+    while (at_least_modulus()) {
+      uint64_t borrow = 0;
+      for (int j = 0; j < N; ++j) {
+        const uint64_t d = uint64_t(reduced.v[j]) - modulus.v[j] - borrow;
+        reduced.v[j] = uint32_t(d);
+        borrow = d >> 63;
+      }
+    }
+    EmulatedPtx ops;
+    auto la = Limbs32<F>::of(a);
+    Limbs32<F> out{};
+    gpu::mont::mul<N>(ops, out.v, la.v, b.v, modulus.v, uint32_t(F::kInv));
+    ASSERT_EQ(out.to_field(), a * reduced.to_field()) << name << " " << i;
+  }
+}
+TEST(GpuMontEmulated, MulTakesAnUnreducedSecondOperand) {
+  check_unreduced_second_operand<algebra::Fr>("GpuMontEmulated.UnreducedFr");
+  check_unreduced_second_operand<algebra::Fp>("GpuMontEmulated.UnreducedFp");
+}
+
 }  // namespace
 
 // The square before reduction (product_square) against a schoolbook product in 64-bit host arithmetic,

@@ -34,6 +34,15 @@ __global__ void montgomery_kernel(const D* a, D* out, int n) {
   out[2 * i + 1] = a[i].from_montgomery().to_montgomery();
 }
 
+// out[i] = w * (u - t) with the difference left unreduced (u - t + p, below 2p) as the product's second
+// operand: the NTT's Gentleman-Sande butterfly.
+template <class D>
+__global__ void product_of_difference_kernel(const D* w, const D* u, const D* t, D* out, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n) return;
+  out[i] = w[i] * D::difference_unreduced(u[i], t[i]);
+}
+
 template <class H>
 H random_element(std::mt19937_64& rng) {
   if constexpr (std::is_same_v<H, Fp2>) {
@@ -85,7 +94,46 @@ void check_ops(const char* name) {
   }
 }
 
+// Every triple of edge values (u - t + p at both ends of (0, 2p): u = 0 with t = p - 1, u = p - 1 with
+// t = 0), then random ones.
+template <class H, class D>
+void check_product_of_difference(const char* name) {
+  auto rng = test::seeded_rng(name);
+  std::vector<H> w, u, t;
+  for (const H& x : edge_values<H>())
+    for (const H& y : edge_values<H>())
+      for (const H& z : edge_values<H>()) {
+        w.push_back(x);
+        u.push_back(y);
+        t.push_back(z);
+      }
+  for (int i = 0; i < 4000; ++i) {
+    w.push_back(random_element<H>(rng));
+    u.push_back(random_element<H>(rng));
+    t.push_back(random_element<H>(rng));
+  }
+  const int n = int(w.size());
+  gpu::DeviceBuffer<H> dw(n), du(n), dt(n), dout(n);
+  dw.upload(w);
+  du.upload(u);
+  dt.upload(t);
+  product_of_difference_kernel<D>
+      <<<(n + 127) / 128, 128>>>(reinterpret_cast<const D*>(dw.data()), reinterpret_cast<const D*>(du.data()),
+                                 reinterpret_cast<const D*>(dt.data()), reinterpret_cast<D*>(dout.data()), n);
+  CUDA_LAUNCH_OK();
+  std::vector<H> out(n);
+  dout.download(out);
+  CUDA_OK(cudaDeviceSynchronize());
+  for (int i = 0; i < n; ++i) ASSERT_EQ(out[i], w[i] * (u[i] - t[i])) << name << ", element " << i;
+}
+
 }  // namespace
+
+TEST(GpuField, ProductOfUnreducedDifference) {
+  CUZK_REQUIRE_GPU();
+  check_product_of_difference<Fr, gpu::DevFr>("GpuField.DifferenceFr");
+  check_product_of_difference<Fp, gpu::DevFp>("GpuField.DifferenceFp");
+}
 
 TEST(GpuField, FpMatchesHost) {
   CUZK_REQUIRE_GPU();
