@@ -190,7 +190,7 @@ struct PippengerShape {
   }
 };
 
-unsigned log2_floor(std::size_t x) {
+CUZK_HD unsigned log2_floor(std::size_t x) {
   unsigned r = 0;
   while ((std::size_t{2} << r) <= x) ++r;
   return r;

@@ -91,9 +91,7 @@ __global__ void __launch_bounds__(NT)
   const Xyzz<F> block_r = buf[0];  // sum of every R_e of the block
   __syncthreads();
   // W_u = V_u + L (A_u + M suffix_u); L and M are powers of two.
-  unsigned log_per = 0;
-  while ((1u << log_per) < per) ++log_per;
-  for (unsigned j = 0; j < log_per; ++j) suffix = suffix.dbl();
+  for (unsigned j = 0, log_per = log2_floor(per); j < log_per; ++j) suffix = suffix.dbl();
   A.add(suffix);
   for (unsigned j = 0; j < log_len; ++j) A = A.dbl();
   V.add(A);

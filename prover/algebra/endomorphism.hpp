@@ -9,6 +9,7 @@
 
 #include <cstdint>
 
+#include "prover/algebra/field.hpp"
 #include "prover/algebra/hex.hpp"
 #include "prover/algebra/host_device.hpp"
 
@@ -67,23 +68,13 @@ CUZK_HD inline void split_scalar(const std::uint64_t k[4], std::uint64_t k1[2], 
   // rem = k - q lambda, below 3 lambda < 2^130: three limbs of arithmetic mod 2^192 suffice.
   std::uint64_t ql[5];
   detail::mul_wide<3, 2>(q, lambda, ql);
-  std::uint64_t rem[3];
-  unsigned __int128 borrow = 0;
-  for (int i = 0; i < 3; ++i) {
-    const unsigned __int128 d = static_cast<unsigned __int128>(k[i]) - ql[i] - borrow;
-    rem[i] = static_cast<std::uint64_t>(d);
-    borrow = (d >> 64) ? 1 : 0;
-  }
+  std::uint64_t rem[3], borrow = 0;
+  for (int i = 0; i < 3; ++i) rem[i] = limbs::sub_borrow(k[i], ql[i], borrow);
   for (int fix = 0; fix < 2; ++fix) {
     const bool ge = rem[2] != 0 || rem[1] > kLambda1 || (rem[1] == kLambda1 && rem[0] >= kLambda0);
     if (!ge) break;
-    const unsigned __int128 d0 = static_cast<unsigned __int128>(rem[0]) - kLambda0;
-    const std::uint64_t b0 = (d0 >> 64) ? 1 : 0;
-    const unsigned __int128 d1 = static_cast<unsigned __int128>(rem[1]) - kLambda1 - b0;
-    const std::uint64_t b1 = (d1 >> 64) ? 1 : 0;
-    rem[0] = static_cast<std::uint64_t>(d0);
-    rem[1] = static_cast<std::uint64_t>(d1);
-    rem[2] -= b1;
+    borrow = 0;
+    for (int i = 0; i < 3; ++i) rem[i] = limbs::sub_borrow(rem[i], i < 2 ? lambda[i] : 0, borrow);
     if (++q[0] == 0 && ++q[1] == 0) ++q[2];
   }
   k1[0] = rem[0];
