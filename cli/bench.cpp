@@ -23,8 +23,8 @@
 #include "io/atomic_file.hpp"
 #include "io/io_error.hpp"
 #include "io/temp_dir.hpp"
-#include "prover/pipeline/prove.hpp"
-#include "prover/pipeline/timing_report.hpp"
+#include "job/prove.hpp"
+#include "job/timing_report.hpp"
 
 namespace cuzk::cli {
 
@@ -76,7 +76,7 @@ std::string utc_now() {
 }
 
 void run_bench(const BenchFlags& f) {
-  pipeline::ProveOptions options;
+  job::ProveOptions options;
   apply_job_flags(f.job, options);
   options.progress = [](const std::string& m) { spdlog::debug("{}", m); };
 
@@ -89,7 +89,7 @@ void run_bench(const BenchFlags& f) {
     io::TempDir out("cuzk-bench-");  // proofs are written and verified as in production, then dropped
     options.output_dir = out.path().string();
     spdlog::info("bench run {}/{}{}", run + 1, runs, warm_up ? " (warm-up, not counted)" : "");
-    pipeline::RunReport report = pipeline::prove_c1_files(f.job.c1_files, options);
+    job::RunReport report = job::prove_c1_files(f.job.c1_files, options);
     peak_rss = std::max(peak_rss, report.peak_rss_bytes);
     partitions = sectors = 0;
     for (const auto& s : report.sectors) {
@@ -98,7 +98,7 @@ void run_bench(const BenchFlags& f) {
     }
     spdlog::info("  total {:.3f} s", report.total.wall_s);
     if (warm_up) continue;
-    for (const auto& [phase, wall] : pipeline::phase_walls(report)) samples[phase].push_back(wall);
+    for (const auto& [phase, wall] : job::phase_walls(report)) samples[phase].push_back(wall);
   }
 
   nlohmann::json phases = nlohmann::json::object();
@@ -109,7 +109,7 @@ void run_bench(const BenchFlags& f) {
     if (name != "total") names.push_back(name);
   names.push_back("total");
   for (const auto& name : names) {
-    pipeline::PhaseStats s = pipeline::phase_stats(samples[name]);
+    job::PhaseStats s = job::phase_stats(samples[name]);
     fmt::print("{:<16} {:>11.3f} {:>11.3f} {:>11.3f} {:>11.3f}\n", name, s.median_s, s.min_s, s.max_s,
                s.stddev_s);
     phases[name] = {{"median_s", s.median_s}, {"min_s", s.min_s},       {"max_s", s.max_s},
@@ -157,9 +157,9 @@ struct CompareFlags {
 };
 
 int run_compare(const CompareFlags& f) {
-  const pipeline::TimingReport base = pipeline::read_timing_report(f.baseline);
-  const pipeline::TimingReport cont = pipeline::read_timing_report(f.contender);
-  const auto rows = pipeline::compare_reports(base, cont, f.threshold_percent / 100, f.min_seconds, f.alpha);
+  const job::TimingReport base = job::read_timing_report(f.baseline);
+  const job::TimingReport cont = job::read_timing_report(f.contender);
+  const auto rows = job::compare_reports(base, cont, f.threshold_percent / 100, f.min_seconds, f.alpha);
   fmt::print("baseline  ({}): {}\ncontender ({}): {}\n", base.kind, f.baseline, cont.kind, f.contender);
   fmt::print("{:<16} {:>12} {:>12} {:>9} {:>8}\n", "phase", "baseline s", "contender s", "change", "U test");
   unsigned regressions = 0;
@@ -182,7 +182,7 @@ int run_compare(const CompareFlags& f) {
       std::any_of(rows.begin(), rows.end(), [](const auto& r) { return r.p_value.has_value(); });
   if (!tested && base.kind == "bench" && cont.kind == "bench")
     spdlog::info("fewer than {} runs a side: the threshold alone judges (no U test)",
-                 pipeline::kMinRunsForUTest);
+                 job::kMinRunsForUTest);
   if (regressions) {
     spdlog::error("{} phase(s) slower than the baseline by more than {}%{}", regressions, f.threshold_percent,
                   tested ? fmt::format(" (U test p < {})", f.alpha) : std::string());

@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-namespace cuzk::pipeline {
+namespace cuzk::job {
 struct ProveOptions;
 }
 
@@ -50,7 +50,7 @@ struct JobFlags {
 // Registers them on `cmd`; returns the --no-pce option (other flags may exclude it).
 CLI::Option* add_job_flags(CLI::App* cmd, JobFlags& f);
 // Into `options`, with the proving engine: --gpu throws when no GPU can be used (never a CPU fall-back).
-void apply_job_flags(const JobFlags& f, pipeline::ProveOptions& options);
+void apply_job_flags(const JobFlags& f, job::ProveOptions& options);
 
 // cli/bench.cpp: `cuzk bench` (repeated proving, statistics per phase) and `cuzk compare`.
 void register_bench_commands(CLI::App& app);

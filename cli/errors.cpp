@@ -10,7 +10,7 @@
 #include "pce/errors.hpp"
 #include "prover/algebra/encoding.hpp"
 #include "prover/groth16/errors.hpp"
-#include "prover/pipeline/prove.hpp"
+#include "job/prove.hpp"
 #include "prover/porep/errors.hpp"
 #ifdef CUZK_HAVE_CUDA
 #include "gpu/cuda_check.hpp"
@@ -27,18 +27,18 @@ int report_exception() {
   } catch (const algebra::EncodingError& e) {
     spdlog::error("invalid encoding: {}", e.what());
     return kEncodingError;
-  } catch (const pipeline::PipelineError& e) {
+  } catch (const job::JobError& e) {
     spdlog::error("{}", e.what());
     switch (e.kind()) {
-      case pipeline::PipelineError::Kind::kSelfVerificationFailed:
+      case job::JobError::Kind::kSelfVerificationFailed:
         return kVerificationFailed;
-      case pipeline::PipelineError::Kind::kUnsatisfiedCircuit:
+      case job::JobError::Kind::kUnsatisfiedCircuit:
         return kCircuitError;
-      case pipeline::PipelineError::Kind::kMissingParameters:
+      case job::JobError::Kind::kMissingParameters:
         return kParameterError;
-      case pipeline::PipelineError::Kind::kOutputExists:
+      case job::JobError::Kind::kOutputExists:
         return kUsageError;
-      case pipeline::PipelineError::Kind::kNoGpu:
+      case job::JobError::Kind::kNoGpu:
         return kGpuError;
     }
     return kInternalError;

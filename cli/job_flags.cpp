@@ -3,7 +3,7 @@
 // visible GPU, ends the run with exit kGpuError before any work.
 #include "cli/commands.hpp"
 #include "io/param_names.hpp"
-#include "prover/pipeline/prove.hpp"
+#include "job/prove.hpp"
 
 #ifdef CUZK_HAVE_CUDA
 #include <string>
@@ -17,7 +17,7 @@ namespace cuzk::cli {
 
 namespace {
 
-void select_engine(pipeline::ProveOptions& options, bool use_gpu) {
+void select_engine(job::ProveOptions& options, bool use_gpu) {
   if (!use_gpu) return;
 #ifdef CUZK_HAVE_CUDA
   std::string why;
@@ -26,7 +26,7 @@ void select_engine(pipeline::ProveOptions& options, bool use_gpu) {
   options.engine_name = "gpu";
 #else
   (void)options;
-  throw pipeline::PipelineError(pipeline::PipelineError::Kind::kNoGpu,
+  throw job::JobError(job::JobError::Kind::kNoGpu,
                                 "--gpu: this cuzk was built without CUDA (rebuild where nvcc is installed)");
 #endif
 }
@@ -56,7 +56,7 @@ CLI::Option* add_job_flags(CLI::App* cmd, JobFlags& f) {
   return no_pce;
 }
 
-void apply_job_flags(const JobFlags& f, pipeline::ProveOptions& options) {
+void apply_job_flags(const JobFlags& f, job::ProveOptions& options) {
   options.params_dir = f.params_dir.empty() ? io::parameter_cache_dir().string() : f.params_dir;
   options.use_pce = !f.no_pce;
   options.threads = f.threads;

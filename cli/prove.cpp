@@ -1,5 +1,5 @@
 // `cuzk prove` (the main job) and `cuzk verify`.
-#include "prover/pipeline/prove.hpp"
+#include "job/prove.hpp"
 
 #include <spdlog/spdlog.h>
 
@@ -33,14 +33,14 @@ struct ProveFlags {
   std::string pce_cache_dir;
 };
 
-void write_report(const std::string& path, const pipeline::RunReport& report) {
+void write_report(const std::string& path, const job::RunReport& report) {
   bool yaml = path.ends_with(".yaml") || path.ends_with(".yml");
-  std::string text = yaml ? pipeline::to_yaml(report) : pipeline::to_json(report);
+  std::string text = yaml ? job::to_yaml(report) : job::to_json(report);
   io::write_file_atomic(path, {reinterpret_cast<const std::uint8_t*>(text.data()), text.size()});
 }
 
 void run_prove(const ProveFlags& f) {
-  pipeline::ProveOptions options;
+  job::ProveOptions options;
   apply_job_flags(f.job, options);
   options.output_dir = f.output_dir;
   options.verify = !f.no_verify;
@@ -50,7 +50,7 @@ void run_prove(const ProveFlags& f) {
   options.pce_cache_dir = f.pce_cache_dir;
   options.progress = [](const std::string& m) { spdlog::info("{}", m); };
   if (f.no_verify) spdlog::warn("--no-verify: proofs are written without being verified first");
-  pipeline::RunReport report = pipeline::prove_c1_files(f.job.c1_files, options);
+  job::RunReport report = job::prove_c1_files(f.job.c1_files, options);
   for (const auto& s : report.sectors) {
     std::printf("%s %s\n", s.sector.c_str(), s.proof_hex.c_str());
     spdlog::info("{}: {} partition(s) of {} proven in {:.2f} s{} -> {}", s.c1_path, s.partitions,
@@ -111,14 +111,14 @@ int run_verify(const VerifyFlags& f) {
     }
   }
   std::vector<groth16::Proof> proofs = io::read_proof_file(f.proof_file);
-  pipeline::ParameterStore store(f.params_dir.empty() ? io::parameter_cache_dir().string() : f.params_dir);
+  job::ParameterStore store(f.params_dir.empty() ? io::parameter_cache_dir().string() : f.params_dir);
   const groth16::VerifyingKey& vk = store.vk_for(*proof->shape);
   if (proofs.size() != proof->partitions()) {
     spdlog::error("{}: {} partition proof(s), {} has {}", f.proof_file, proofs.size(), proof->name,
                   proof->partitions());
     return kVerificationFailed;
   }
-  bool ok = pipeline::verify_sector_proofs(vk, *proof, replica, comm_d, comm_r, seed, proofs);
+  bool ok = job::verify_sector_proofs(vk, *proof, replica, comm_d, comm_r, seed, proofs);
   std::printf("%s\n", ok ? "proof valid" : "proof INVALID");
   return ok ? kOk : kVerificationFailed;
 }

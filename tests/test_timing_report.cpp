@@ -1,4 +1,4 @@
-// Timing reports for regression runs (prover/pipeline/timing_report.hpp): flattening, statistics,
+// Timing reports for regression runs (job/timing_report.hpp): flattening, statistics,
 // reading both report formats, the comparison's threshold and its refusals of malformed files.
 #include <gtest/gtest.h>
 #include <unistd.h>
@@ -12,13 +12,13 @@
 #include <utility>
 
 #include "io/io_error.hpp"
-#include "prover/pipeline/timing_report.hpp"
+#include "job/timing_report.hpp"
 #include "tests/test_util.hpp"
 
 namespace {
 
 using namespace cuzk;
-using pipeline::TimingReport;
+using job::TimingReport;
 
 std::filesystem::path write_temp(const std::string& name, const std::string& text) {
   auto dir = std::filesystem::temp_directory_path() / ("cuzk-timing-test-" + std::to_string(::getpid()));
@@ -29,15 +29,15 @@ std::filesystem::path write_temp(const std::string& name, const std::string& tex
 }
 
 TEST(TimingReport, PhaseWallsSumSectorsAndKeepSharedAndTotal) {
-  pipeline::RunReport r;
+  job::RunReport r;
   r.shared_phases["params.load"] = {2.0, 1.0};
-  pipeline::SectorReport a, b;
+  job::SectorReport a, b;
   a.phases["synthesize"] = {1.5, 3.0};
   a.phases["prove"] = {4.0, 8.0};
   b.phases["synthesize"] = {0.5, 1.0};
   r.sectors = {a, b};
   r.total = {8.25, 13.0};
-  pipeline::PhaseWalls w = pipeline::phase_walls(r);
+  job::PhaseWalls w = job::phase_walls(r);
   EXPECT_DOUBLE_EQ(w.at("params.load"), 2.0);
   EXPECT_DOUBLE_EQ(w.at("synthesize"), 2.0);
   EXPECT_DOUBLE_EQ(w.at("prove"), 4.0);
@@ -46,15 +46,15 @@ TEST(TimingReport, PhaseWallsSumSectorsAndKeepSharedAndTotal) {
 }
 
 TEST(TimingReport, StatsOddEvenAndSingle) {
-  auto odd = pipeline::phase_stats({3.0, 1.0, 2.0});
+  auto odd = job::phase_stats({3.0, 1.0, 2.0});
   EXPECT_DOUBLE_EQ(odd.median_s, 2.0);
   EXPECT_DOUBLE_EQ(odd.min_s, 1.0);
   EXPECT_DOUBLE_EQ(odd.max_s, 3.0);
   EXPECT_DOUBLE_EQ(odd.mean_s, 2.0);
   EXPECT_DOUBLE_EQ(odd.stddev_s, 1.0);  // sample standard deviation: sqrt((1 + 0 + 1) / 2)
   EXPECT_EQ(odd.samples_s, (std::vector<double>{3.0, 1.0, 2.0}));  // run order kept
-  EXPECT_DOUBLE_EQ(pipeline::phase_stats({4.0, 1.0, 2.0, 3.0}).median_s, 2.5);
-  auto one = pipeline::phase_stats({7.0});
+  EXPECT_DOUBLE_EQ(job::phase_stats({4.0, 1.0, 2.0, 3.0}).median_s, 2.5);
+  auto one = job::phase_stats({7.0});
   EXPECT_DOUBLE_EQ(one.median_s, 7.0);
   EXPECT_DOUBLE_EQ(one.stddev_s, 0.0);
 }
@@ -68,7 +68,7 @@ const char* kProveReport = R"({
   ]})";
 
 TEST(TimingReport, ReadsProveReports) {
-  TimingReport r = pipeline::read_timing_report(write_temp("prove.json", kProveReport).string());
+  TimingReport r = job::read_timing_report(write_temp("prove.json", kProveReport).string());
   EXPECT_EQ(r.kind, "prove");
   EXPECT_DOUBLE_EQ(r.wall_s.at("synthesize"), 2.5);
   EXPECT_DOUBLE_EQ(r.wall_s.at("prove"), 4.5);
@@ -80,7 +80,7 @@ TEST(TimingReport, ReadsProveReports) {
 TEST(TimingReport, ReadsBenchReportsByTheirMedians) {
   const char* bench = R"({"tool": "cuzk", "format": "cuzk-bench-1",
     "phases": {"prove": {"median_s": 4.0, "min_s": 3.0, "samples_s": [4.0, 3.0, 5.0]}, "total": {"median_s": 9.0}}})";
-  TimingReport r = pipeline::read_timing_report(write_temp("bench.json", bench).string());
+  TimingReport r = job::read_timing_report(write_temp("bench.json", bench).string());
   EXPECT_EQ(r.kind, "bench");
   EXPECT_DOUBLE_EQ(r.wall_s.at("prove"), 4.0);
   EXPECT_DOUBLE_EQ(r.wall_s.at("total"), 9.0);
@@ -102,23 +102,23 @@ TEST(TimingReport, RefusesWhatIsNotAReportAndNamesTheFile) {
            R"({"tool": "cuzk", "format": "cuzk-bench-1", "phases": {"p": {"min_s": 1}}})"}}) {
     const std::string path = write_temp(name, text).string();
     try {
-      pipeline::read_timing_report(path);
+      job::read_timing_report(path);
       ADD_FAILURE() << name << " was accepted";
     } catch (const io::IoError& e) {
       EXPECT_NE(std::string(e.what()).find(name), std::string::npos) << e.what();
     }
   }
-  EXPECT_THROW(pipeline::read_timing_report("/nonexistent/cuzk-report.json"), io::IoError);
+  EXPECT_THROW(job::read_timing_report("/nonexistent/cuzk-report.json"), io::IoError);
 }
 
 TEST(TimingReport, CompareFlagsOnlySlowdownsBeyondTheThreshold) {
   TimingReport base, cont;
   base.wall_s = {{"synthesize", 10.0}, {"prove", 20.0}, {"write", 0.01}, {"old", 1.0}, {"total", 31.0}};
   cont.wall_s = {{"synthesize", 10.4}, {"prove", 23.0}, {"write", 0.05}, {"new", 1.0}, {"total", 33.5}};
-  auto rows = pipeline::compare_reports(base, cont, 0.05, 0.05);
+  auto rows = job::compare_reports(base, cont, 0.05, 0.05);
   ASSERT_EQ(rows.size(), 6u);
   EXPECT_EQ(rows.back().phase, "total");  // total last
-  std::map<std::string, pipeline::PhaseComparison> by;
+  std::map<std::string, job::PhaseComparison> by;
   for (const auto& r : rows) by[r.phase] = r;
   EXPECT_TRUE(by["synthesize"].compared);
   EXPECT_FALSE(by["synthesize"].regression);  // +4% <= 5%
@@ -131,9 +131,9 @@ TEST(TimingReport, CompareFlagsOnlySlowdownsBeyondTheThreshold) {
   EXPECT_TRUE(by["new"].in_contender && !by["new"].in_baseline);
   EXPECT_TRUE(by["total"].regression);  // +8%
   // Faster is never a regression, and a larger threshold forgives the slow-down.
-  for (const auto& r : pipeline::compare_reports(cont, base, 0.05, 0.05))
+  for (const auto& r : job::compare_reports(cont, base, 0.05, 0.05))
     EXPECT_FALSE(r.regression) << r.phase;
-  for (const auto& r : pipeline::compare_reports(base, cont, 0.20, 0.05))
+  for (const auto& r : job::compare_reports(base, cont, 0.20, 0.05))
     EXPECT_FALSE(r.regression) << r.phase;
 }
 
@@ -173,14 +173,14 @@ TEST(TimingReport, MannWhitneyExactMatchesEnumeration) {
       for (auto& x : a) x = uniform(rng);
       for (auto& x : b) x = uniform(rng) + 0.1 * trial;  // from no shift to clearly shifted
       const double want = brute_force_p(a, b);
-      EXPECT_NEAR(pipeline::mann_whitney_p(a, b), want, 1e-12) << n1 << " vs " << n2 << " trial " << trial;
-      EXPECT_NEAR(pipeline::mann_whitney_p(b, a), want, 1e-12) << "symmetric";
+      EXPECT_NEAR(job::mann_whitney_p(a, b), want, 1e-12) << n1 << " vs " << n2 << " trial " << trial;
+      EXPECT_NEAR(job::mann_whitney_p(b, a), want, 1e-12) << "symmetric";
     }
   }
   // Fully separated 5 against 5: U = 0, p = 2 / C(10, 5).
-  EXPECT_NEAR(pipeline::mann_whitney_p({1, 2, 3, 4, 5}, {6, 7, 8, 9, 10}), 2.0 / 252, 1e-15);
-  EXPECT_EQ(pipeline::mann_whitney_p({}, {1, 2}), 1.0);
-  EXPECT_EQ(pipeline::mann_whitney_p({3, 3, 3}, {3, 3, 3, 3}), 1.0);  // all tied
+  EXPECT_NEAR(job::mann_whitney_p({1, 2, 3, 4, 5}, {6, 7, 8, 9, 10}), 2.0 / 252, 1e-15);
+  EXPECT_EQ(job::mann_whitney_p({}, {1, 2}), 1.0);
+  EXPECT_EQ(job::mann_whitney_p({3, 3, 3}, {3, 3, 3, 3}), 1.0);  // all tied
 }
 
 TEST(TimingReport, MannWhitneyApproximationForLargeOrTiedSamples) {
@@ -192,11 +192,11 @@ TEST(TimingReport, MannWhitneyApproximationForLargeOrTiedSamples) {
     odd.push_back(2 * i + 1);
     even.push_back(2 * i);
   }
-  EXPECT_LT(pipeline::mann_whitney_p(low, high), 1e-10);
-  EXPECT_GT(pipeline::mann_whitney_p(odd, even), 0.8);
+  EXPECT_LT(job::mann_whitney_p(low, high), 1e-10);
+  EXPECT_GT(job::mann_whitney_p(odd, even), 0.8);
   // Ties (timer resolution): the normal approximation with the tie correction, against enumeration.
   const std::vector<double> a = {1.0, 1.0, 1.1, 1.2, 1.2, 1.3}, b = {1.2, 1.3, 1.3, 1.4, 1.4, 1.5};
-  EXPECT_NEAR(pipeline::mann_whitney_p(a, b), brute_force_p(a, b), 0.02);
+  EXPECT_NEAR(job::mann_whitney_p(a, b), brute_force_p(a, b), 0.02);
 }
 
 TEST(TimingReport, UTestKeepsNoiseFromBeingARegression) {
@@ -212,8 +212,8 @@ TEST(TimingReport, UTestKeepsNoiseFromBeingARegression) {
   cont.samples_s["write"] = {1.1, 1.1, 1.1};
   base.wall_s = {{"prove", 1.0}, {"synthesize", 1.0}, {"write", 1.0}, {"total", 3.0}};
   cont.wall_s = {{"prove", 1.08}, {"synthesize", 1.2}, {"write", 1.1}, {"total", 3.38}};
-  std::map<std::string, pipeline::PhaseComparison> by;
-  for (const auto& r : pipeline::compare_reports(base, cont, 0.05, 0.05)) by[r.phase] = r;
+  std::map<std::string, job::PhaseComparison> by;
+  for (const auto& r : job::compare_reports(base, cont, 0.05, 0.05)) by[r.phase] = r;
   ASSERT_TRUE(by["prove"].p_value.has_value());
   EXPECT_GT(*by["prove"].p_value, 0.05);
   EXPECT_FALSE(by["prove"].regression);
@@ -225,7 +225,7 @@ TEST(TimingReport, UTestKeepsNoiseFromBeingARegression) {
   EXPECT_FALSE(by["total"].p_value.has_value());  // no runs kept for it here
   EXPECT_TRUE(by["total"].regression);
   // A stricter alpha forgives even the clear slow-down of five runs a side (p = 0.008).
-  for (const auto& r : pipeline::compare_reports(base, cont, 0.05, 0.05, 0.005)) {
+  for (const auto& r : job::compare_reports(base, cont, 0.05, 0.05, 0.005)) {
     if (r.phase == "synthesize") {
       EXPECT_FALSE(r.regression);
     }

@@ -1,4 +1,4 @@
-// pipeline::run_two_stage: order, the bound of two live items, real overlap, and errors from either
+// job::run_two_stage: order, the bound of two live items, real overlap, and errors from either
 // stage surfacing in the sequential order, for both modes.
 #include <gtest/gtest.h>
 
@@ -10,9 +10,9 @@
 #include <stdexcept>
 #include <vector>
 
-#include "prover/pipeline/two_stage.hpp"
+#include "job/two_stage.hpp"
 
-using cuzk::pipeline::run_two_stage;
+using cuzk::job::run_two_stage;
 
 namespace {
 

@@ -19,14 +19,14 @@
 #include "prover/porep/vanilla_proof.hpp"
 #include "prover/timing.hpp"
 
-namespace cuzk::pipeline {
+namespace cuzk::job {
 
-// The pipeline layer's one exception type: a proof that fails its own verification (never written),
+// The job layer's one exception type: a proof that fails its own verification (never written),
 // or a job that cannot run as asked.
-class PipelineError : public std::runtime_error {
+class JobError : public std::runtime_error {
  public:
   enum class Kind { kSelfVerificationFailed, kUnsatisfiedCircuit, kMissingParameters, kOutputExists, kNoGpu };
-  PipelineError(Kind kind, const std::string& what) : std::runtime_error(what), kind_(kind) {}
+  JobError(Kind kind, const std::string& what) : std::runtime_error(what), kind_(kind) {}
   Kind kind() const { return kind_; }
 
  private:
@@ -118,4 +118,4 @@ std::string public_inputs_json(const std::vector<std::vector<algebra::Fr>>& inpu
 std::string to_json(const RunReport& report);
 std::string to_yaml(const RunReport& report);
 
-}  // namespace cuzk::pipeline
+}  // namespace cuzk::job

@@ -1,4 +1,4 @@
-#include "prover/pipeline/prove.hpp"
+#include "job/prove.hpp"
 
 #include <spdlog/spdlog.h>
 #include <yaml-cpp/yaml.h>
@@ -15,12 +15,12 @@
 #include "prover/groth16/prover.hpp"
 #include "prover/groth16/randomness.hpp"
 #include "prover/groth16/verifier.hpp"
-#include "prover/pipeline/two_stage.hpp"
+#include "job/two_stage.hpp"
 #include "prover/porep/c1_validate.hpp"
 #include "prover/porep/challenges.hpp"
 #include "prover/porep/synthesis.hpp"
 
-namespace cuzk::pipeline {
+namespace cuzk::job {
 
 namespace {
 
@@ -56,7 +56,7 @@ const groth16::Parameters& ParameterStore::params_for(const porep::SectorShape& 
   if (it != params_.end()) return *it->second;
   std::string path = params_path(shape);
   if (!std::filesystem::exists(path))
-    throw PipelineError(PipelineError::Kind::kMissingParameters,
+    throw JobError(JobError::Kind::kMissingParameters,
                         "no Groth16 parameters for " + std::string(shape.label) + " sectors: " + path +
                             " does not exist (fetch the production parameters, or make test parameters with "
                             "`cuzk params setup --sector-size " +
@@ -76,8 +76,8 @@ const groth16::VerifyingKey& ParameterStore::vk_for(const porep::SectorShape& sh
   if (it != vks_.end()) return *it->second;
   std::string path = vk_path(shape);
   if (!std::filesystem::exists(path))
-    throw PipelineError(
-        PipelineError::Kind::kMissingParameters,
+    throw JobError(
+        JobError::Kind::kMissingParameters,
         "no verifying key for " + std::string(shape.label) + " sectors: " + path + " does not exist");
   return *(vks_[shape.sector_size] =
                std::make_unique<groth16::VerifyingKey>(groth16::VerifyingKey::read(path)));
@@ -167,7 +167,7 @@ class FrontStage {
     job->public_inputs.resize(proof.partitions());  // filled per partition; never reallocated
     report.sector = sector_name(path, c1);
     if (!names_.insert(report.sector).second)
-      throw PipelineError(PipelineError::Kind::kOutputExists,
+      throw JobError(JobError::Kind::kOutputExists,
                           path + ": another input also writes " + report.sector + ".proof");
     if (c1.sector_num) {
       porep::Domain expected = porep::replica_id(porep::prover_id_from_miner_id(options_.miner_id),
@@ -194,7 +194,7 @@ class FrontStage {
     if (options_.check_circuit) {
       PhaseTimer check_timer;
       if (auto failure = porep::check_partition(c1, k))
-        throw PipelineError(PipelineError::Kind::kUnsatisfiedCircuit,
+        throw JobError(JobError::Kind::kUnsatisfiedCircuit,
                             where + ": the witness does not satisfy the circuit at " + *failure);
       report.phases["check"] += check_timer.elapsed();
     }
@@ -236,8 +236,8 @@ class FrontStage {
         !std::equal(expected.begin(), expected.end(), input.inputs.begin() + 1)) {
       std::size_t i = 0;
       while (i < expected.size() && i + 1 < input.inputs.size() && input.inputs[i + 1] == expected[i]) ++i;
-      throw PipelineError(
-          PipelineError::Kind::kUnsatisfiedCircuit,
+      throw JobError(
+          JobError::Kind::kUnsatisfiedCircuit,
           where + ": public input " + std::to_string(i) +
               " from the vanilla proofs differs from the one the verifier derives (challenge " +
               std::to_string(i < 3 ? 0 : (i - 3) / 18) +
@@ -249,7 +249,7 @@ class FrontStage {
     PhaseTimer satisfied_timer;
     if (auto row = groth16::first_unsatisfied(input)) {
       std::string named = porep::check_partition(c1, k).value_or("constraint " + std::to_string(*row));
-      throw PipelineError(PipelineError::Kind::kUnsatisfiedCircuit,
+      throw JobError(JobError::Kind::kUnsatisfiedCircuit,
                           where + ": the vanilla proofs do not satisfy the circuit at " + named +
                               " (a tampered or corrupt C1 file?)");
     }
@@ -319,8 +319,8 @@ class BackStage {
       report.verified = verify_sector_proofs(vk, job.proofs, job.public_inputs);
       report.phases["verify"] = verify_timer.elapsed();
       if (!report.verified)
-        throw PipelineError(
-            PipelineError::Kind::kSelfVerificationFailed,
+        throw JobError(
+            JobError::Kind::kSelfVerificationFailed,
             job.path + ": the proof does not verify against " + store_.vk_path(*proof.shape) +
                 "; nothing was written (are the parameters and the verifying key from the same setup?)");
     }
@@ -453,4 +453,4 @@ std::string to_yaml(const RunReport& report) {
   return std::string(out.c_str()) + "\n";
 }
 
-}  // namespace cuzk::pipeline
+}  // namespace cuzk::job

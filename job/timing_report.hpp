@@ -10,9 +10,9 @@
 #include <string>
 #include <vector>
 
-#include "prover/pipeline/prove.hpp"
+#include "job/prove.hpp"
 
-namespace cuzk::pipeline {
+namespace cuzk::job {
 
 // Wall seconds per phase: every sector's phases summed by name (parse, synthesize, prove.msm_g1, ...),
 // the shared phases (params.load), and "total" for the whole run.
@@ -68,4 +68,4 @@ struct PhaseComparison {
 std::vector<PhaseComparison> compare_reports(const TimingReport& baseline, const TimingReport& contender,
                                              double threshold, double min_seconds, double alpha = 0.05);
 
-}  // namespace cuzk::pipeline
+}  // namespace cuzk::job

@@ -1,4 +1,4 @@
-#include "prover/pipeline/timing_report.hpp"
+#include "job/timing_report.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -8,7 +8,7 @@
 
 #include "io/io_error.hpp"
 
-namespace cuzk::pipeline {
+namespace cuzk::job {
 
 PhaseWalls phase_walls(const RunReport& report) {
   PhaseWalls walls;
@@ -175,4 +175,4 @@ std::vector<PhaseComparison> compare_reports(const TimingReport& baseline, const
   return out;
 }
 
-}  // namespace cuzk::pipeline
+}  // namespace cuzk::job

@@ -11,7 +11,7 @@
 #include <thread>
 #include <utility>
 
-namespace cuzk::pipeline {
+namespace cuzk::job {
 
 // Calls consume(item) for every item of produce() (until it returns nothing), in order.
 // overlap = false: one after the other on this thread.
@@ -92,4 +92,4 @@ void run_two_stage(const std::function<std::optional<T>()>& produce, const std::
   if (failure) std::rethrow_exception(failure);
 }
 
-}  // namespace cuzk::pipeline
+}  // namespace cuzk::job
