@@ -13,7 +13,8 @@
 #     OUT=<dir> scripts/gpu-check.sh tests
 #
 # Environment: CUZK_GPU_ARCH (default 90), CUZK_GPU_BUILD_DIR (default build-gpu-pack), CUZK_PACK_BENCH=0 to
-# leave out cuzk_bench_gpu (the slowest binary to build) when only the tests and cuzk are needed.
+# leave out cuzk_bench_gpu (the slowest binary to build) when only the tests and cuzk are needed,
+# CUZK_PACK_TESTS="test_a test_b" to pack only those GPU tests (names of tests/gpu/*.cu without .cu).
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 dir="${1:-$root/gpu-pack}"
@@ -21,7 +22,11 @@ build="${CUZK_GPU_BUILD_DIR:-$root/build-gpu-pack}"
 arch="${CUZK_GPU_ARCH:-90}"
 
 tests=()
-for t in "$root"/tests/gpu/test_*.cu; do tests+=("gpu_$(basename "$t" .cu)"); done
+if [ -n "${CUZK_PACK_TESTS:-}" ]; then
+  for t in $CUZK_PACK_TESTS; do tests+=("gpu_$t"); done  # e.g. "test_fixed_base test_parameter_upload"
+else
+  for t in "$root"/tests/gpu/test_*.cu; do tests+=("gpu_$(basename "$t" .cu)"); done
+fi
 cmake -S "$root" -B "$build" -DCMAKE_BUILD_TYPE=Release -DCUZK_CUDA=ON -DCUZK_BUILD_BENCH=OFF \
   -DCMAKE_CUDA_ARCHITECTURES="$arch" >/dev/null
 bins=(cuzk)
