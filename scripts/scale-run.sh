@@ -8,7 +8,9 @@
 #
 # Environment: CUZK_BIN (default build/cuzk), OUT (logs and reports, default ./scale-out), CUZK_SCALE_DIR (the
 # work folder: parameters, PCE cache, C1 files, proofs; default build-scale/ in the repository, which git
-# ignores), CUZK_SCALE_SEED (toxic-waste seed, default 1), CUZK_SCALE_PROVE_FLAGS (more `cuzk prove` flags).
+# ignores), CUZK_SCALE_SEED (toxic-waste seed, default 1), CUZK_SCALE_PROVE_FLAGS (more `cuzk prove` flags),
+# CUZK_SCALE_LIMITS (e.g. "22GiB 40GiB": sector 1 proven again under each --gpu-memory limit; with
+# --test-randomness in CUZK_SCALE_PROVE_FLAGS its proof must equal the first run's byte for byte).
 # Writes to $OUT: scale-SIZE.txt (the summary: each step's wall time and peak memory), setup-SIZE.log,
 # prove-SIZE.log, prove-SIZE.json (the run report), verify-SIZE.log.
 set -euo pipefail
@@ -67,13 +69,14 @@ start=$(date +%s.%N)
 for p in "${pids[@]}"; do wait "$p"; done
 note "$(printf '%-28s %8.1f s' "gen-c1 x $sectors" "$(awk -v a="$start" -v b="$(date +%s.%N)" 'BEGIN {printf "%.1f", b - a}')")"
 
+status=0
 c1s=()
 for i in $(seq 1 "$sectors"); do c1s+=("$work/c1/s$i.json"); done
 # shellcheck disable=SC2086
 timed "prove --gpu ($sectors sectors)" "$out/prove-$size.log" \
   "$cuzk" prove "${c1s[@]}" -o "$work/proofs" --params-dir "$params" --gpu --report "$out/prove-$size.json" \
-  ${CUZK_SCALE_PROVE_FLAGS:-}
-grep -E "shared |  [a-z.]+ +wall|peak RSS|proven in" "$out/prove-$size.log" | sed 's/^\[[^]]*\] \[[a-z]*\] //' | tee -a "$summary"
+  ${CUZK_SCALE_PROVE_FLAGS:-} || status=1
+grep -E "memory plan|parameters on the GPU|shared |  [a-z.]+ +wall|peak RSS|proven in" "$out/prove-$size.log" | sed 's/^\[[^]]*\] \[[a-z]*\] //' | tee -a "$summary"
 
 # The parameter load on its own, cold (the file's pages dropped from the page cache first) and warm.
 python3 -c "import os,sys; fd=os.open(sys.argv[1], os.O_RDONLY); os.posix_fadvise(fd, 0, 0, os.POSIX_FADV_DONTNEED)" \
@@ -81,13 +84,26 @@ python3 -c "import os,sys; fd=os.open(sys.argv[1], os.O_RDONLY); os.posix_fadvis
 "$cuzk" params load --gpu --sector-size "$size" --params-dir "$params" 2>&1 | grep -v "^\[" | sed 's/^/cold: /' | tee -a "$summary"
 "$cuzk" params load --gpu --sector-size "$size" --params-dir "$params" 2>&1 | grep -v "^\[" | sed 's/^/warm: /' | tee -a "$summary"
 
-status=0
 : >"$out/verify-$size.log"
 for i in $(seq 1 "$sectors"); do
   if "$cuzk" verify "$work/proofs/s$i.proof" --c1 "$work/c1/s$i.json" --params-dir "$params" >>"$out/verify-$size.log" 2>&1; then
     note "verify s$i: valid"
   else
     note "verify s$i: INVALID or error"
+    status=1
+  fi
+done
+for limit in ${CUZK_SCALE_LIMITS:-}; do
+  # shellcheck disable=SC2086
+  timed "prove s1 --gpu-memory $limit" "$out/prove-$size-$limit.log" \
+    "$cuzk" prove "$work/c1/s1.json" -o "$work/proofs-$limit" --params-dir "$params" --gpu --gpu-memory "$limit" \
+    --report "$out/prove-$size-$limit.json" --synthesis-workers 1 ${CUZK_SCALE_PROVE_FLAGS:-} || status=1
+  grep -E "memory plan|shared |  [a-z.]+ +wall|peak RSS" "$out/prove-$size-$limit.log" | sed 's/^\[[^]]*\] \[[a-z]*\] //' |
+    sed "s/^/[$limit] /" | tee -a "$summary"
+  if cmp -s "$work/proofs-$limit/s1.proof" "$work/proofs/s1.proof"; then
+    note "sector 1 under --gpu-memory $limit: the same proof as with every base resident"
+  else
+    note "sector 1 under --gpu-memory $limit: proof DIFFERS from the resident run's (or is missing)"
     status=1
   fi
 done
