@@ -74,9 +74,10 @@ std::unique_ptr<ProverEngine> make_cpu_engine(const Parameters& params, unsigned
 std::unique_ptr<ProverEngine> make_cpu_engine(std::shared_ptr<const Parameters> params, unsigned threads = 0);
 
 // prove() with the given engine, which must have been made for the parameters `header` describes. The
-// input's a, b and c get the input rows appended and may be consumed by the engine; its other vectors are
-// left as they were. A caller that proves many partitions hands the vectors to the next synthesis
-// (pce::make_prover_input's `recycled`), whose pages are then already mapped.
+// input's a, b and c are used up (the engine may consume them; a and b then hold the dense scalar vectors
+// of the A and B MSMs); its other vectors are left as they were. A caller that proves many partitions hands
+// the vectors to the next synthesis (pce::make_prover_input's `recycled`), whose pages are then already
+// mapped.
 Proof prove_with(ProverEngine& engine, const ParameterHeader& header, ProverInput& input, const Fr& r,
                  const Fr& s, ProveTimings* timings = nullptr);
 Proof prove_with(ProverEngine& engine, const ParameterHeader& header, ProverInput&& input, const Fr& r,
