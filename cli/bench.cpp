@@ -1,7 +1,7 @@
 // `cuzk bench` (the whole prove job repeated, with warm-up runs kept apart, and per-phase statistics
 // in a JSON report) and `cuzk compare` (two reports side by side; exit kRegression when a phase got
-// slower than the threshold allows). What regression users expect of these is in
-// shared/reference/users.md (lotus-bench --json-out, Google Benchmark's compare.py).
+// slower than the threshold allows). The report follows what lotus-bench
+// --json-out and Google Benchmark's compare.py users expect (docs/formats.md, "Bench reports").
 #include <fmt/format.h>
 #include <spdlog/spdlog.h>
 #include <unistd.h>

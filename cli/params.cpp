@@ -199,7 +199,7 @@ void register_params_commands(CLI::App& app) {
   params->require_subcommand(1);
 
   auto sector_size = std::make_shared<std::string>();
-  CLI::App* names = params->add_subcommand("names", "Print the v28 .params/.vk file names (spec 5.2)");
+  CLI::App* names = params->add_subcommand("names", "Print the v28 .params/.vk file names (rust-fil-proofs parameter_cache.rs)");
   names->add_option("--sector-size", *sector_size, "Only this size: 2KiB 8MiB 512MiB 32GiB 64GiB or bytes")
       ->check(sector_size_validator());
   names->callback([sector_size] { run_names(*sector_size); });

@@ -36,8 +36,8 @@ std::string to_hex(const unsigned char* bytes, std::size_t n) {
   return out;
 }
 
-// parameters.json entries for the PoRep circuits, copied from the table in
-// reference/porep-c2-spec.md section 5.2, which reproduces rust-fil-proofs' root parameters.json
+// parameters.json entries for the PoRep circuits, copied from
+// rust-fil-proofs' root parameters.json
 // (44 entries; these are the ten StackedDrg PoRep v28 ones). cid = IPFS CID, digest = first 32 hex
 // chars of BLAKE2b-512, sector_size in bytes.
 constexpr ManifestEntry kPorepManifest[] = {
@@ -86,7 +86,7 @@ struct MdCtxDeleter {
 
 }  // namespace
 
-// The sector shapes live in prover/porep/registered_proof.hpp (spec 2); these wrap them.
+// The sector shapes live in prover/porep/registered_proof.hpp (docs/circuit.md §1); these wrap them.
 std::string_view format_sector_size(SectorSize s) {
   const porep::SectorShape* shape = porep::find_sector_shape(sector_bytes(s));
   return shape ? shape->label : "?";

@@ -1,6 +1,6 @@
 // Filecoin Groth16 parameter files: sector sizes, the PoRep PublicParams identifier, the v28 file
 // names derived from it, the parameters.json manifest entries, the parameter cache directory and
-// the BLAKE2b digest rust-fil-proofs checks (reference/porep-c2-spec.md sections 2 and 5.2; rfp
+// the BLAKE2b digest rust-fil-proofs checks (docs/formats.md, "File names, digests, directory"; rfp
 // `storage-proofs-core/src/parameter_cache.rs`).
 #pragma once
 
@@ -37,7 +37,7 @@ std::string_view format_sector_size(SectorSize s);
 // "34359738368"). Anything else, including sizes that are not one of the five, gives nullopt.
 std::optional<SectorSize> parse_sector_size(std::string_view text);
 
-// The circuit-shaping values per sector size (reference/porep-c2-spec.md section 2 table).
+// The circuit-shaping values per sector size (docs/circuit.md §1).
 struct PorepShape {
   std::uint64_t nodes;                             // sector_size / 32 (NODE_SIZE = 32)
   std::uint32_t layers;                            // SDR layers
@@ -49,7 +49,7 @@ struct PorepShape {
 PorepShape porep_shape(SectorSize s);
 
 // rfp `layered_drgporep::PublicParams::identifier()` for the StackedDrg PoRep of this size
-// (spec section 5.2), e.g. for 2KiB:
+// (docs/formats.md, "File names, digests, directory"), e.g. for 2KiB:
 // "layered_drgporep::PublicParams{ graph: stacked_graph::StackedGraph{expansion_degree: 8 base_graph:
 //  drgraph::BucketGraph{size: 64; degree: 6; hasher: poseidon_hasher} }, challenges: LayerChallenges
 //  { layers: 2, max_count: 2 }, tree: merkletree-poseidon_hasher-8-0-0 }" (one line).
@@ -58,7 +58,7 @@ std::string porep_public_params_identifier(SectorSize s);
 // "stacked-proof-of-replication-merkletree-poseidon_hasher-8-S-T-sha256_hasher-<hex(sha256(identifier))>".
 std::string porep_cache_identifier(SectorSize s);
 
-// Lowercase hex SHA-256 of the identifier (the file id suffix of the spec table).
+// Lowercase hex SHA-256 of the identifier (the file id of the v28 file names).
 std::string porep_identifier_sha256(SectorSize s);
 
 enum class ParamFileKind { kParams, kVerifyingKey, kMeta };

@@ -62,7 +62,7 @@ const groth16::Parameters& ParameterStore::params_for(const porep::SectorShape& 
                             "`cuzk params setup --sector-size " +
                             std::string(shape.label) + "`)");
   PhaseTimer timer;
-  // rust-fil-proofs reads .params vectors without the subgroup checks (spec 5.1); the proof is
+  // rust-fil-proofs reads .params vectors without the subgroup checks (docs/formats.md, ".params and .vk"); the proof is
   // verified against the checked verifying key afterwards anyway.
   auto params =
       std::make_unique<groth16::Parameters>(groth16::Parameters::read(path, algebra::PointCheck::kUnchecked));

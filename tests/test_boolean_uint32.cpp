@@ -1,6 +1,6 @@
 // Boolean / AllocatedBit / UInt32 / AllocatedNum / multipack gadgets against bellpepper's published tests
 // (bellpepper-core gadgets/boolean.rs, num.rs; bellpepper gadgets/uint32.rs, multipack.rs) and the
-// rules of spec §9.2.
+// rules of docs/circuit.md §8.1.
 #include <gtest/gtest.h>
 
 #include <array>
@@ -220,7 +220,7 @@ TEST(Boolean, EnforceEqualAllCombinations) {
 }
 
 // sha256_ch and sha256_maj over every combination of operand kinds: the value, satisfaction, and the
-// costs spec §9.2 derives (0 when all constant or folded, 1 for ch's generic case, 2 for maj's).
+// costs the rules of docs/circuit.md §8.1 give (0 when all constant or folded, 1 for ch's generic case, 2 for maj's).
 TEST(Boolean, Sha256ChMajAllOperandKinds) {
   for (Operand x : kOperands) {
     for (Operand y : kOperands) {

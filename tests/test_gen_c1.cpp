@@ -77,7 +77,7 @@ void check_consistency(const GeneratedC1& g) {
 }  // namespace
 
 TEST(TreeD, EmptySectorCommDMatchesRustFilProofs) {
-  // rfp filecoin-proofs/tests/pieces.rs test_compute_comm_d_empty (spec 9.7), 2KiB of zeros.
+  // rfp filecoin-proofs/tests/pieces.rs test_compute_comm_d_empty (docs/circuit.md §9), 2KiB of zeros.
   SparseTree tree(std::vector<unsigned>(6, 2), sha256_node, Domain{});
   tree.build();
   Domain expected = {252, 126, 146, 130, 150, 229, 22,  250, 173, 233, 134, 178, 143, 146, 212, 74,

@@ -1,5 +1,5 @@
 // Filecoin parameter names, manifest and digests against the published values in
-// reference/porep-c2-spec.md section 5.2 (which reproduces rust-fil-proofs' parameters.json).
+// rust-fil-proofs' root parameters.json (docs/formats.md, "File names, digests, directory").
 #include <gtest/gtest.h>
 #include <unistd.h>
 
@@ -16,7 +16,7 @@
 namespace cuzk::io {
 namespace {
 
-// The "file id suffix (sha256)" column of the spec 5.2 table.
+// The SHA-256 file ids of the ten PoRep entries of rust-fil-proofs' parameters.json.
 struct PublishedSuffix {
   SectorSize size;
   const char* sha256;

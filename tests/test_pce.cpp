@@ -822,7 +822,7 @@ porep::PartitionWitness random_witness(const porep::StackedCircuitShape& shape, 
 }
 
 // rfp storage-proofs-porep/tests/stacked_circuit.rs: 2 layers, 1 challenge, nodes = 8 x base tree count,
-// tree shapes 2-0-0, 8-0-0, 8-4-0 and 8-4-2 (spec 3.5).
+// tree shapes 2-0-0, 8-0-0, 8-4-0 and 8-4-2 (docs/circuit.md §9).
 TEST(PcePorep, OneChallengeTestCircuitsMatchDirectEvaluation) {
   auto rng = test::seeded_rng("PcePorep.OneChallengeTestCircuitsMatchDirectEvaluation");
   struct Arities {
@@ -874,7 +874,7 @@ TEST(PcePorep, CacheRoundTrip2KiB) {
   EXPECT_EQ(key.description, "stacked-drg r1 nodes=64 layers=2 challenges=2 arities=8-0-0");
   const LoadResult built = load_or_build_porep(dir.path(), shape);
   ASSERT_TRUE(built.built);
-  EXPECT_EQ(built.pce.num_constraints(), 2'687'921u);  // spec 9.4
+  EXPECT_EQ(built.pce.num_constraints(), 2'687'921u);  // docs/circuit.md §9
   EXPECT_EQ(built.pce.num_inputs, 40u);
   const LoadResult loaded = load_or_build_porep(dir.path(), shape, /*readonly=*/true);
   ASSERT_FALSE(loaded.built);

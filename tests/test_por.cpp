@@ -2,7 +2,7 @@
 //
 // Independent facts: rfp filecoin-proofs/tests/pieces.rs test_compute_comm_d_empty (comm_d of an all-zero
 // 2KiB and 128-byte sector); rfp filecoin-hashers poseidon.rs test_poseidon_hasher (binary Poseidon tree
-// over [1, 0, 0, 1]); rfp path lengths of spec section 2 (tree_r / tree_d path lengths per sector size).
+// over [1, 0, 0, 1]); rfp path lengths (storage-proofs-core/src/merkle/proof.rs) (tree_r / tree_d path lengths per sector size).
 #include <gtest/gtest.h>
 
 #include <vector>
@@ -362,7 +362,7 @@ TEST(PorCircuit, Sha256QuadAndOctTreesMatchRustFilProofsCounts) {
 
 TEST(PorCircuit, EnforceInclusionWithExistingVariables) {
   // The stacked circuit's enforce_inclusion: leaf and root already allocated, private root. Per level
-  // log2(a) + insert + Poseidon-a constraints, plus 2 (pack_into_inputs, equal); spec 9.4: tree C / R
+  // log2(a) + insert + Poseidon-a constraints, plus 2 (pack_into_inputs, equal); docs/circuit.md §9: tree C / R
   // levels cost 530 (arity 8) and 314 (arity 2).
   auto rng = cuzk::test::seeded_rng("PorCircuit.EnforceInclusionWithExistingVariables");
   const TreeShape shape{8, 8, 2};

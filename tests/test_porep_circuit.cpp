@@ -1,5 +1,5 @@
 // The StackedDRG PoRep circuit (prover/porep/circuit.hpp): constraint, input and aux counts against
-// rust-fil-proofs' published anchors (spec 3.5, 9.3, 9.4), the circuit's public inputs against the
+// rust-fil-proofs' published anchors (docs/circuit.md §9), the circuit's public inputs against the
 // verifier-side generate_public_inputs, satisfaction on gen-c1 output, tampered witnesses, the witness
 // systems agreeing with each other, and ProvingAssignment against Recorder matrices x witness.
 #include <gtest/gtest.h>
@@ -114,7 +114,7 @@ class InputsOnly : public cuzk::r1cs::Assignment {
 // --- counts ------------------------------------------------------------------------------------------
 
 TEST(StackedCircuitCounts, RustFilProofsTestCircuits) {
-  // rfp stacked_circuit.rs (spec 3.5): (inputs incl. ONE, constraints) for tree shapes 2-0-0, 8-0-0,
+  // rfp stacked_circuit.rs (docs/circuit.md §9): (inputs incl. ONE, constraints) for tree shapes 2-0-0, 8-0-0,
   // 8-4-0, 8-4-2.
   struct Case {
     unsigned base, sub, top;
@@ -131,7 +131,7 @@ TEST(StackedCircuitCounts, RustFilProofsTestCircuits) {
 
 TEST(StackedCircuitCounts, ProductionSectorSizes) {
   // 32GiB: rfp PR #1325 (130,278,541 constraints, 328 inputs); the others and every aux count are
-  // spec 9.4's derivation from the per-gadget rules.
+  // docs/circuit.md §9's derivation from the per-gadget rules.
   struct Case {
     const char* size;
     std::size_t constraints, inputs, aux;

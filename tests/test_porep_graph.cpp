@@ -1,4 +1,4 @@
-// The SDR parent graph and labels against rust-fil-proofs' published values (spec 9.5, 9.7).
+// The SDR parent graph and labels against rust-fil-proofs' published values (docs/circuit.md §3, §9).
 #include <gtest/gtest.h>
 
 #include <openssl/evp.h>
@@ -37,7 +37,7 @@ std::string hex(const Digest32& d) {
   return s;
 }
 
-// SHA-256 of the parent cache file: 14 LE u32 parents per node, nodes 0..N-1 (spec 9.5).
+// SHA-256 of the parent cache file: 14 LE u32 parents per node, nodes 0..N-1 (docs/circuit.md §3).
 std::string parent_cache_digest(const StackedGraph& g) {
   std::vector<std::uint8_t> bytes;
   bytes.reserve(g.nodes() * kTotalGraphParents * 4);
@@ -53,7 +53,7 @@ std::string parent_cache_digest(const StackedGraph& g) {
 }  // namespace
 
 TEST(StackedGraph, PublishedParentExamples) {
-  // spec 9.5 "Derived examples".
+  // Parents derived with the algorithm of docs/circuit.md §3 (it reproduces parent_cache.json).
   const auto* v1_1 = find_registered_seal_proof("StackedDrg2KiBV1_1");
   StackedGraph g(64, v1_1->porep_id(), v1_1->api_version);
   EXPECT_EQ(parents_of(g, 2), (std::vector<std::uint32_t>{1, 1, 1, 0, 1, 0, 30, 28, 55, 63, 63, 36, 37, 36}));
@@ -70,7 +70,7 @@ TEST(StackedGraph, PublishedParentExamples) {
 
 TEST(StackedGraph, ParentCacheDigestsOfRustFilProofs) {
   // rust-fil-proofs storage-proofs-porep/parent_cache.json (v28), entries for 2KiB and 8MiB with the
-  // V1 and V1_1 porep_ids (which entry is which is fixed by the file names, spec 9.5).
+  // V1 and V1_1 porep_ids (which entry is which is fixed by the file names, docs/circuit.md §3).
   struct Case {
     const char* proof;
     const char* digest;
@@ -162,7 +162,7 @@ TEST(Hashing, Blake2bOneBlockMatchesOpenSslAndRfc7693) {
 }
 
 TEST(Challenges, SyntheticMatchesRustFilProofsVector) {
-  // rfp challenges.rs test_synth_challenges_against_hardcoded (spec 9.6): nodes 2^10, replica_id = Fr 55,
+  // rfp challenges.rs test_synth_challenges_against_hardcoded (docs/circuit.md §2): nodes 2^10, replica_id = Fr 55,
   // comm_r = Fr 101, num_synth = 21, seed = [1; 32], 10 porep challenges.
   Domain replica{}, comm_r{};
   replica[0] = 55;

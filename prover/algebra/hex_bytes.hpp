@@ -1,5 +1,5 @@
-// Lowercase hex of byte strings (proofs and points are printed this way: DESIGN.md, "proof printed as
-// lowercase hex") and the reverse. Host-only helpers.
+// Lowercase hex of byte strings (proofs and points are printed this way, as `cuzk prove` prints
+// `<sector> <hex>`: docs/formats.md, "Proof files") and the reverse. Host-only helpers.
 #pragma once
 
 #include <cstdint>

@@ -1,6 +1,6 @@
 // Merkle inclusion: rust-fil-proofs `storage-proofs-core/src/gadgets/por.rs` (`PoRCircuit::synthesize`,
 // `SubPath::synthesize`) and `storage-proofs-porep/src/stacked/circuit/params.rs` `enforce_inclusion`
-// (spec 3.3).
+// (docs/circuit.md §6).
 //
 // Per path element (base levels, then the sub level, then the top level; namespaces "base"/"sub"/"top",
 // then "merkle tree hash i"):

@@ -1,4 +1,4 @@
-// Radix-2 NTT over Fr and the Groth16 H polynomial, as bellperson's EvaluationDomain (spec 9.1).
+// Radix-2 NTT over Fr and the Groth16 H polynomial, as bellperson's EvaluationDomain (docs/circuit.md §10).
 //
 // The transform is the iterative decimation-in-time Cooley-Tukey FFT: bit-reversal permutation, then
 // log2(m) butterfly stages. Stages whose butterflies stay inside a block of kBlock elements run block

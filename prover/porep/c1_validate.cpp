@@ -118,7 +118,7 @@ void validate_c1(const C1Output& c1, const std::string& source_name) {
     ctx.require(*c1.envelope_sector_size == shape.sector_size,
                 "envelope SectorSize " + std::to_string(*c1.envelope_sector_size) + " does not match " +
                     std::string(proof.name) + " (" + std::to_string(shape.sector_size) + " bytes)");
-  // rfp seal_commit_phase2_circuit_proofs preconditions (spec 6).
+  // rfp seal_commit_phase2_circuit_proofs preconditions (docs/circuit.md §10).
   ctx.require(!is_zero(c1.comm_d), "comm_d is all zero");
   ctx.require(!is_zero(c1.comm_r), "comm_r is all zero");
   ctx.require(!is_zero(c1.seed), "seed is all zero");

@@ -139,7 +139,7 @@ std::vector<std::uint64_t> synthetic_porep_challenges(std::uint64_t nodes, const
 std::vector<std::uint64_t> partition_challenges(const RegisteredSealProof& proof, const Domain& replica_id,
                                                 const Domain& comm_r, const Domain& seed, unsigned k) {
   const SectorShape& s = *proof.shape;
-  auto k8 = static_cast<std::uint8_t>(k);  // rfp passes k as u8 (spec 2)
+  auto k8 = static_cast<std::uint8_t>(k);  // rfp passes k as u8 (docs/circuit.md §2)
   switch (proof.feature) {
     case PorepFeature::kInteractive:
       return interactive_challenges(s.nodes, replica_id, seed, s.challenges_per_partition, k8);

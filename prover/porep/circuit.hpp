@@ -1,10 +1,10 @@
 // The StackedDRG PoRep circuit of one partition: rust-fil-proofs
-// `storage-proofs-porep/src/stacked/circuit/proof.rs` (`StackedCircuit::synthesize`, spec 3.1) and
-// `params.rs` (`Proof::synthesize`, spec 3.2), with the label circuit of label_circuit.hpp and the
-// Merkle inclusion gadget of gadgets/por.hpp (spec 3.3).
+// `storage-proofs-porep/src/stacked/circuit/proof.rs` (`StackedCircuit::synthesize`, docs/circuit.md §4) and
+// `params.rs` (`Proof::synthesize`, docs/circuit.md §5), with the label circuit of label_circuit.hpp and the
+// Merkle inclusion gadget of gadgets/por.hpp (docs/circuit.md §6).
 //
 // The sequence of alloc / alloc_input / enforce calls and their linear combinations are bellperson's,
-// so the same Groth16 parameters serve both. Public inputs, in order (spec 3.4):
+// so the same Groth16 parameters serve both. Public inputs, in order (docs/circuit.md §7):
 //   replica_id, comm_d, comm_r, then per challenge: the tree D path index, the 6 DRG and 8 expander
 //   parents' tree C path indices, the challenge, the tree R_last path index and the tree C path index of
 //   the challenged column (18 per challenge).
@@ -43,7 +43,7 @@ using algebra::Fr;
 // (rfp storage-proofs-porep/src/stacked/vanilla/graph.rs).
 inline constexpr std::size_t kCircuitDrgParents = 6;
 inline constexpr std::size_t kCircuitExpParents = 8;
-// Public inputs per challenge (spec 3.2): tree D, 14 parents, challenge, tree R_last, c_x.
+// Public inputs per challenge (docs/circuit.md §5): tree D, 14 parents, challenge, tree R_last, c_x.
 inline constexpr std::size_t kInputsPerChallenge = 18;
 
 // What fixes the circuit: sector nodes, layers, challenges per partition and the tree C / R_last shape.
@@ -128,7 +128,7 @@ AllocatedColumn parent_column(CS& cs, const char* kind, std::size_t i, const Col
   return column;
 }
 
-// rfp params.rs Proof::synthesize for one challenge (spec 3.2).
+// rfp params.rs Proof::synthesize for one challenge (docs/circuit.md §5).
 template <class CS>
 void synthesize_challenge(CS& cs, const StackedCircuitShape& shape, const ChallengeProof& proof,
                           const gadgets::AllocatedNum& comm_d, const gadgets::AllocatedNum& comm_c,
@@ -195,7 +195,7 @@ void synthesize_challenge(CS& cs, const StackedCircuitShape& shape, const Challe
       for (std::size_t i = 0; i < kCircuitExpParents; ++i)
         parent_label_bits(parents[kCircuitDrgParents + i].rows[layer - 2], "exp_parent");
     }
-    // Expand to 37 (spec 2): layer 1 repeats the 6 DRG parents six times then parents[0]; later layers
+    // Expand to 37 (docs/circuit.md §5): layer 1 repeats the 6 DRG parents six times then parents[0]; later layers
     // take the 14 parents twice then parents[0..9]. Both are "parent q mod count".
     std::array<std::span<const Boolean>, kLabelParentCount> expanded;
     for (std::size_t q = 0; q < kLabelParentCount; ++q) expanded[q] = parent_bits[q % parent_bits.size()];
@@ -232,7 +232,7 @@ void synthesize_challenge(CS& cs, const StackedCircuitShape& shape, const Challe
 
 }  // namespace circuit_detail
 
-// rfp StackedCircuit::synthesize (spec 3.1). Throws PorepError when `w` does not fit `shape`.
+// rfp StackedCircuit::synthesize (docs/circuit.md §4). Throws PorepError when `w` does not fit `shape`.
 template <class CS>
 void synthesize_stacked_circuit(CS& cs, const StackedCircuitShape& shape, const PartitionWitness& w) {
   using gadgets::AllocatedNum;

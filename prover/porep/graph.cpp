@@ -21,7 +21,7 @@ unsigned ceil_log2(std::uint64_t x) {  // x >= 2
 
 StackedGraph::StackedGraph(std::uint64_t nodes, const std::array<std::uint8_t, 32>& porep_id, ApiVersion api_version)
     : nodes_(nodes), api_version_(api_version) {
-  // spec 9.5 "Seeds".
+  // docs/circuit.md §3, seeds.
   Digest32 drg = sha256({bytes_of("Filecoin_DRSample"), porep_id});
   std::memcpy(drg_seed_.data(), drg.data(), drg_seed_.size());
   Digest32 feistel = sha256({bytes_of("Filecoin_Feistel"), porep_id});
@@ -96,7 +96,7 @@ void StackedGraph::expander_parents(std::uint64_t node, std::uint32_t out[kExpan
   std::uint64_t n = nodes_ * kExpanderDegree;
   for (unsigned i = 0; i < kExpanderDegree; ++i) {
     std::uint64_t t = feistel_permute(n, node * kExpanderDegree + i);
-    // V1_0_0 truncated the permuted value to 32 bits before dividing (the legacy bug, spec 9.5).
+    // V1_0_0 truncated the permuted value to 32 bits before dividing (the legacy bug, docs/circuit.md §3).
     if (api_version_ == ApiVersion::kV1_0_0) t &= 0xffffffffu;
     out[i] = static_cast<std::uint32_t>(t / kExpanderDegree);
   }

@@ -1,5 +1,5 @@
 // The SDR parent graph: DRG BucketGraph parents (degree 6) and expander parents (degree 8), both
-// seeded by porep_id, with the parent order of the API version (spec 9.5).
+// seeded by porep_id, with the parent order of the API version (docs/circuit.md §3).
 #pragma once
 
 #include <array>

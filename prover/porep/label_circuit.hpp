@@ -1,5 +1,5 @@
 // The SDR label circuit: rust-fil-proofs `storage-proofs-porep/src/stacked/circuit/create_label.rs`
-// `create_label_circuit` (spec 3.2 step 6, 9.3).
+// `create_label_circuit` (docs/circuit.md §5).
 //
 // Preimage, in SHA-256 message bit order (bit 8k + j = bit 7 - j of message byte k):
 //   replica_id bits, padded with Constant(false) to 256 bits
@@ -29,7 +29,7 @@ inline constexpr std::size_t kLabelParentCount = 37;
 inline constexpr std::size_t kLabelPreimageBits = (1 + 1 + kLabelParentCount) * 32 * 8;
 
 // `parents` holds the 37 parents' bit vectors (already expanded by the caller: the per-layer repetition
-// of spec 2). Throws PorepError for sizes rfp asserts on.
+// of docs/circuit.md §1). Throws PorepError for sizes rfp asserts on.
 template <class CS>
 gadgets::AllocatedNum create_label_circuit(CS& cs, std::span<const gadgets::Boolean> replica_id,
                                            std::span<const std::span<const gadgets::Boolean>> parents,

@@ -1,6 +1,6 @@
 // Filecoin's registered seal proofs and sector shapes.
-// Sources: rust-filecoin-proofs-api src/registry.rs (names, ids, api versions; spec 1.5) and
-// rust-fil-proofs filecoin-proofs/src/constants.rs + parameters.rs (shapes; spec 2).
+// Sources: rust-filecoin-proofs-api src/registry.rs (names, ids, api versions; docs/circuit.md §1) and
+// rust-fil-proofs filecoin-proofs/src/constants.rs + parameters.rs (shapes; docs/circuit.md §1).
 #pragma once
 
 #include <array>
@@ -17,7 +17,7 @@ enum class PorepFeature { kInteractive, kSynthetic, kNonInteractive };
 
 std::string_view to_string(ApiVersion v);
 
-// One sector size's circuit shape (spec 2 table).
+// One sector size's circuit shape (docs/circuit.md §1).
 struct SectorShape {
   std::uint64_t sector_size;  // bytes
   std::string_view label;     // "2KiB", ...
@@ -29,7 +29,7 @@ struct SectorShape {
   std::string_view vanilla_variant;  // the VanillaSealProof enum variant (encodes only the shape)
 
   unsigned tree_d_depth() const;        // log2(nodes)
-  unsigned base_path_length() const;    // tree R_last / C base path elements (spec 2: 2, 6, 8, 9, 9)
+  unsigned base_path_length() const;    // tree R_last / C base path elements (2, 6, 8, 9, 9)
   unsigned inputs_per_partition() const { return 3 + 18 * challenges_per_partition + 1; }  // incl. ONE
 };
 
@@ -46,9 +46,9 @@ struct RegisteredSealProof {
   ApiVersion api_version;
   PorepFeature feature;
 
-  // porep_id[0..8] = id as u64 LE, [8..16] = nonce 0, rest zero (spec 1.5).
+  // porep_id[0..8] = id as u64 LE, [8..16] = nonce 0, rest zero (docs/circuit.md §1).
   std::array<std::uint8_t, 32> porep_id() const;
-  // NI-PoRep uses 13 / 126 partitions (spec 2 and 9.6); the others use shape->partitions.
+  // NI-PoRep uses 13 / 126 partitions (docs/circuit.md §1); the others use shape->partitions.
   unsigned partitions() const;
 };
 

@@ -4,7 +4,7 @@
 // and blstrs use) and the pairing is noble's.
 //
 // Usage: node verify.mjs VK_FILE PROOF_FILE PUBLIC_INPUTS_JSON
-//   VK_FILE      bellperson VerifyingKey::write layout (reference/porep-c2-spec.md section 5.1):
+//   VK_FILE      bellperson VerifyingKey::write layout (docs/formats.md, "Groth16 parameters"):
 //                alpha_g1, beta_g1, beta_g2, gamma_g2, delta_g1, delta_g2 (uncompressed: G1 96 B,
 //                G2 192 B), u32 big-endian ic.len(), then ic.len() uncompressed G1 points.
 //   PROOF_FILE   192 bytes per partition (spec section 6): A (G1 compressed, 48 B) || B (G2
