@@ -21,7 +21,7 @@ void select_engine(job::ProveOptions& options, bool use_gpu) {
   if (!use_gpu) return;
 #ifdef CUZK_HAVE_CUDA
   std::string why;
-  if (gpu::list_devices(&why).empty()) throw gpu::GpuError("--gpu: no GPU is visible (" + why + ")");
+  if (gpu::list_devices(&why).empty()) throw job::JobError(job::JobError::Kind::kNoGpu, "--gpu: no GPU is visible (" + why + ")");
   options.engine_factory = [](const groth16::Parameters& params) { return gpu::make_gpu_engine(params); };
   options.engine_name = "gpu";
 #else
