@@ -55,7 +55,7 @@ void apply_job_flags(const JobFlags& f, job::ProveOptions& options);
 // cli/bench.cpp: `cuzk bench` (repeated proving, statistics per phase) and `cuzk compare`.
 void register_bench_commands(CLI::App& app);
 
-// Accepts a sector size as io::parse_sector_size does (2KiB ... 64GiB, or bytes); cli/params.cpp.
+// Accepts a sector size as porep::parse_sector_size does (2KiB ... 64GiB, or bytes); cli/params.cpp.
 CLI::Validator sector_size_validator();
 
 }  // namespace cuzk::cli

@@ -18,7 +18,9 @@
 #include "cli/exit_codes.hpp"
 #include "io/atomic_file.hpp"
 #include "io/param_names.hpp"
+#include "prover/algebra/bits.hpp"
 #include "prover/groth16/setup.hpp"
+#include "prover/porep/param_names.hpp"
 #include "prover/porep/registered_proof.hpp"
 #include "prover/porep/synthesis.hpp"
 #include "prover/groth16/demo_circuit.hpp"
@@ -29,15 +31,19 @@ namespace {
 
 namespace fs = std::filesystem;
 
-std::vector<io::SectorSize> selected_sizes(const std::string& sector_size) {
-  if (sector_size.empty()) return {io::kAllSectorSizes.begin(), io::kAllSectorSizes.end()};
-  return {*io::parse_sector_size(sector_size)};  // the option's validator already accepted it
+std::vector<const porep::SectorShape*> selected_sizes(const std::string& sector_size) {
+  if (sector_size.empty()) {
+    std::vector<const porep::SectorShape*> all;
+    for (const porep::SectorShape& s : porep::all_sector_shapes()) all.push_back(&s);
+    return all;
+  }
+  return {porep::parse_sector_size(sector_size)};  // the option's validator already accepted it
 }
 
 void run_names(const std::string& sector_size) {
-  for (io::SectorSize s : selected_sizes(sector_size)) {
-    for (io::ParamFileKind kind : {io::ParamFileKind::kParams, io::ParamFileKind::kVerifyingKey}) {
-      fmt::print("{:<7} {}\n", io::format_sector_size(s), io::porep_param_file_name(s, kind));
+  for (const porep::SectorShape* s : selected_sizes(sector_size)) {
+    for (porep::ParamFileKind kind : {porep::ParamFileKind::kParams, porep::ParamFileKind::kVerifyingKey}) {
+      fmt::print("{:<7} {}\n", s->label, porep::param_file_name(*s, kind));
     }
   }
 }
@@ -48,26 +54,26 @@ void run_check(const std::string& params_dir_flag, const std::string& sector_siz
   std::error_code dir_ec;
   if (!fs::is_directory(dir, dir_ec)) spdlog::warn("{} is not a directory", dir.string());
   int ok = 0, mismatched = 0, missing = 0;
-  for (io::SectorSize s : selected_sizes(sector_size)) {
-    for (io::ParamFileKind kind : {io::ParamFileKind::kParams, io::ParamFileKind::kVerifyingKey}) {
-      const std::string name = io::porep_param_file_name(s, kind);
-      const std::optional<io::ManifestEntry> entry = io::find_manifest_entry(name);
+  for (const porep::SectorShape* s : selected_sizes(sector_size)) {
+    for (porep::ParamFileKind kind : {porep::ParamFileKind::kParams, porep::ParamFileKind::kVerifyingKey}) {
+      const std::string name = porep::param_file_name(*s, kind);
+      const std::optional<porep::ManifestEntry> entry = porep::find_manifest_entry(name);
       const fs::path path = dir / name;
       std::error_code ec;
       if (!fs::is_regular_file(path, ec)) {
-        fmt::print("MISSING   {:<7} {}\n", io::format_sector_size(s), name);
+        fmt::print("MISSING   {:<7} {}\n", s->label, name);
         ++missing;
         continue;
       }
       const auto start = std::chrono::steady_clock::now();
-      const std::string digest = io::filecoin_param_digest(path);
+      const std::string digest = porep::filecoin_param_digest(path);
       const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
       if (entry && digest == entry->digest) {
-        fmt::print("OK        {:<7} {} ({}, {:.1f} s)\n", io::format_sector_size(s), name,
+        fmt::print("OK        {:<7} {} ({}, {:.1f} s)\n", s->label, name,
                    human_bytes(fs::file_size(path)), seconds);
         ++ok;
       } else {
-        fmt::print("MISMATCH  {:<7} {}\n          digest {} expected {}\n", io::format_sector_size(s), name,
+        fmt::print("MISMATCH  {:<7} {}\n          digest {} expected {}\n", s->label, name,
                    digest, entry ? std::string(entry->digest) : "(no manifest entry)");
         ++mismatched;
       }
@@ -87,16 +93,16 @@ void run_check(const std::string& params_dir_flag, const std::string& sector_siz
 }
 
 void print_manifest_match(const fs::path& path, bool compute_digest) {
-  const std::optional<io::ManifestEntry> entry = io::find_manifest_entry(path.filename().string());
+  const std::optional<porep::ManifestEntry> entry = porep::find_manifest_entry(path.filename().string());
   if (!entry) {
     fmt::print("manifest:     not a Filecoin PoRep parameter file name\n");
   } else {
     fmt::print("manifest:     {} sector, cid {}, digest {}\n",
-               io::format_sector_size(static_cast<io::SectorSize>(entry->sector_size)), entry->cid,
+               porep::find_sector_shape(entry->sector_size)->label, entry->cid,
                entry->digest);
   }
   if (compute_digest) {
-    const std::string digest = io::filecoin_param_digest(path);
+    const std::string digest = porep::filecoin_param_digest(path);
     const bool match = entry && digest == entry->digest;
     fmt::print("digest:       {}{}\n", digest, entry ? (match ? " (matches)" : " (MISMATCH)") : "");
     if (entry && !match) throw CLI::RuntimeError(kParameterError);
@@ -126,14 +132,13 @@ void run_info(const std::string& file, bool check_points, bool compute_digest) {
                v.length_offset);
   }
   const std::uint64_t domain = info.domain_size();
-  int log2 = 0;
-  while ((std::uint64_t{1} << log2) < domain) ++log2;
   fmt::print("inputs:       {} (ONE included)\n", info.num_inputs());
   fmt::print("aux:          {}\n", info.num_aux());
   fmt::print("domain size:  {}{}\n", domain,
-             (std::uint64_t{1} << log2) == domain ? fmt::format(" = 2^{}", log2) : " (NOT a power of two)");
+             algebra::is_power_of_two(domain) ? fmt::format(" = 2^{}", algebra::log2_floor(domain))
+                                              : std::string(" (NOT a power of two)"));
   fmt::print("vk bytes:     {}\n", info.vk_bytes());
-  if ((std::uint64_t{1} << log2) != domain) {
+  if (!algebra::is_power_of_two(domain)) {
     spdlog::error("{}: h has {} points; a domain of {} is not a power of two", file, domain - 1, domain);
     throw CLI::RuntimeError(kParameterError);
   }
@@ -154,11 +159,10 @@ void run_info(const std::string& file, bool check_points, bool compute_digest) {
 // finds them: record the partition circuit, run the generator, write .params, .vk and .meta.
 void run_porep_setup(const std::string& size_text, const std::string& dir_flag, bool force) {
   const porep::SectorShape* shape = porep::parse_sector_size(size_text);
-  const io::SectorSize size = *io::parse_sector_size(size_text);
   const fs::path dir = dir_flag.empty() ? io::parameter_cache_dir() : fs::path(dir_flag);
-  const fs::path params_path = dir / io::porep_param_file_name(size, io::ParamFileKind::kParams);
-  const fs::path vk_path = dir / io::porep_param_file_name(size, io::ParamFileKind::kVerifyingKey);
-  const fs::path meta_path = dir / io::porep_param_file_name(size, io::ParamFileKind::kMeta);
+  const fs::path params_path = dir / porep::param_file_name(*shape, porep::ParamFileKind::kParams);
+  const fs::path vk_path = dir / porep::param_file_name(*shape, porep::ParamFileKind::kVerifyingKey);
+  const fs::path meta_path = dir / porep::param_file_name(*shape, porep::ParamFileKind::kMeta);
   if (!force && (fs::exists(params_path) || fs::exists(vk_path))) {
     spdlog::error("{} already exists; pass --force to replace it", fs::exists(params_path) ? params_path.string()
                                                                                                : vk_path.string());
@@ -186,7 +190,7 @@ void run_porep_setup(const std::string& size_text, const std::string& dir_flag, 
 CLI::Validator sector_size_validator() {
   return CLI::Validator(
       [](std::string& value) -> std::string {
-        return io::parse_sector_size(value)
+        return porep::parse_sector_size(value)
                    ? std::string()
                    : "expected 2KiB, 8MiB, 512MiB, 32GiB, 64GiB or the size in bytes";
       },

@@ -9,24 +9,21 @@
 
 #include "io/atomic_file.hpp"
 #include "io/c1_file.hpp"
-#include "io/param_names.hpp"
-#include "pce/porep_pce.hpp"
+#include "pce/cache.hpp"
 #include "prover/algebra/hex_bytes.hpp"
 #include "prover/groth16/prover.hpp"
 #include "prover/groth16/randomness.hpp"
 #include "prover/groth16/verifier.hpp"
+#include "job/synthesizer.hpp"
 #include "job/two_stage.hpp"
 #include "prover/porep/c1_validate.hpp"
 #include "prover/porep/challenges.hpp"
+#include "prover/porep/param_names.hpp"
 #include "prover/porep/synthesis.hpp"
 
 namespace cuzk::job {
 
 namespace {
-
-io::SectorSize io_size(const porep::SectorShape& shape) {
-  return static_cast<io::SectorSize>(shape.sector_size);
-}
 
 std::string sector_name(const std::string& c1_path, const porep::C1Output& c1) {
   if (c1.sector_num) return std::to_string(*c1.sector_num);
@@ -40,13 +37,13 @@ void progress(const ProveOptions& o, const std::string& message) {
 }  // namespace
 
 std::string ParameterStore::params_path(const porep::SectorShape& shape) const {
-  return (std::filesystem::path(dir_) / io::porep_param_file_name(io_size(shape), io::ParamFileKind::kParams))
+  return (std::filesystem::path(dir_) / porep::param_file_name(shape, porep::ParamFileKind::kParams))
       .string();
 }
 
 std::string ParameterStore::vk_path(const porep::SectorShape& shape) const {
   return (std::filesystem::path(dir_) /
-          io::porep_param_file_name(io_size(shape), io::ParamFileKind::kVerifyingKey))
+          porep::param_file_name(shape, porep::ParamFileKind::kVerifyingKey))
       .string();
 }
 
@@ -132,7 +129,16 @@ class FrontStage {
  public:
   FrontStage(const std::vector<std::string>& paths, const ProveOptions& options, ParameterStore& store,
              std::map<std::string, PhaseTime>& shared_phases)
-      : paths_(paths), options_(options), store_(store), shared_phases_(shared_phases) {}
+      : paths_(paths), options_(options), store_(store), shared_phases_(shared_phases) {
+    if (options_.use_pce) {
+      synthesizer_ = make_pce_synthesizer(
+          pce::cache_dir(options_.pce_cache_dir, options_.params_dir), options_.pce_readonly, options_.threads,
+          [this](const std::string& phase, const PhaseTime& t) { shared_phases_[phase] += t; },
+          [this](const std::string& message) { progress(options_, message); });
+    } else {
+      synthesizer_ = make_direct_synthesizer();
+    }
+  }
 
   std::optional<PartitionWork> next() {
     if (!job_ || partition_ == job_->proof->partitions()) {
@@ -200,31 +206,7 @@ class FrontStage {
     }
     progress(options_, "synthesizing " + where);
     PhaseTimer synth_timer;
-    groth16::ProverInput input;
-    if (options_.use_pce) {
-      const porep::StackedCircuitShape shape = porep::StackedCircuitShape::from_sector(*proof.shape);
-      auto it = pce_by_size_.find(proof.shape->sector_size);
-      if (it == pce_by_size_.end()) {
-        PhaseTimer pce_timer;
-        // Beside the parameters used in this run, unless CUZK_PCE_CACHE or the flag says otherwise.
-        const char* env = std::getenv("CUZK_PCE_CACHE");
-        std::filesystem::path dir = !options_.pce_cache_dir.empty()
-                                        ? std::filesystem::path(options_.pce_cache_dir)
-                                    : (env && *env) ? std::filesystem::path(env)
-                                                    : std::filesystem::path(options_.params_dir) / "pce";
-        pce::LoadResult loaded = pce::load_or_build_porep(dir, shape, options_.pce_readonly);
-        progress(options_,
-                 std::string(loaded.built ? "built" : "loaded") + " the constraint cache " +
-                     loaded.path.string() +
-                     (loaded.rebuild_reason.empty() ? "" : " (rebuilt: " + loaded.rebuild_reason + ")"));
-        shared_phases_[loaded.built ? "pce.build" : "pce.load"] += pce_timer.elapsed();
-        it = pce_by_size_.emplace(proof.shape->sector_size, std::move(loaded.pce)).first;
-      }
-      input = pce::porep_prover_input(it->second, shape, porep::PartitionWitness::from_c1(c1, k),
-                                      options_.threads);
-    } else {
-      input = porep::synthesize_partition(c1, k);
-    }
+    groth16::ProverInput input = synthesizer_->synthesize(c1, k);
     report.phases["synthesize"] += synth_timer.elapsed();
     // The inputs the circuit allocated from the C1 witness must be the ones the verifier will
     // rebuild (challenges from replica_id and seed, parents from porep_id): a C1 file whose seed,
@@ -240,7 +222,8 @@ class FrontStage {
           JobError::Kind::kUnsatisfiedCircuit,
           where + ": public input " + std::to_string(i) +
               " from the vanilla proofs differs from the one the verifier derives (challenge " +
-              std::to_string(i < 3 ? 0 : (i - 3) / 18) +
+              std::to_string(i < porep::kSectorInputs ? 0
+                                                      : (i - porep::kSectorInputs) / porep::kInputsPerChallenge) +
               "): the C1 file does not match its replica_id, seed or proof type");
     }
     report.phases["inputs"] += inputs_timer.elapsed();
@@ -261,7 +244,7 @@ class FrontStage {
   const ProveOptions& options_;
   ParameterStore& store_;
   std::map<std::string, PhaseTime>& shared_phases_;
-  std::map<std::uint64_t, pce::CompactR1cs> pce_by_size_;  // one cache per circuit shape in the run
+  std::unique_ptr<Synthesizer> synthesizer_;
   std::set<std::string> names_;
   std::shared_ptr<SectorJob> job_;
   std::size_t sector_ = 0;
@@ -288,18 +271,15 @@ class BackStage {
     }
     groth16::ProveTimings t;
     const groth16::Parameters& params = *job.params;
-    if (options_.engine_factory) {
-      std::unique_ptr<groth16::ProverEngine>& engine = engines_[&params];
-      if (!engine) {
-        PhaseTimer engine_timer;
-        engine = options_.engine_factory(params);
-        run_.shared_phases[options_.engine_name + ".setup"] += engine_timer.elapsed();
-        prove_timer = PhaseTimer();  // the one-off setup (base upload) is its own phase
-      }
-      job.proofs.push_back(groth16::prove_with(*engine, params, std::move(work.input), r, s, &t));
-    } else {
-      job.proofs.push_back(groth16::prove(params, std::move(work.input), r, s, options_.threads, &t));
+    std::unique_ptr<groth16::ProverEngine>& engine = engines_[&params];
+    if (!engine) {
+      PhaseTimer engine_timer;
+      engine = options_.engine_factory ? options_.engine_factory(params)
+                                       : groth16::make_cpu_engine(params, options_.threads);
+      if (options_.engine_factory) run_.shared_phases[options_.engine_name + ".setup"] += engine_timer.elapsed();
+      prove_timer = PhaseTimer();  // the one-off setup (the GPU's base upload) is its own phase
     }
+    job.proofs.push_back(groth16::prove_with(*engine, params, std::move(work.input), r, s, &t));
     job.back_phases["prove"] += prove_timer.elapsed();
     job.back_phases["prove.h"] += t.h;
     job.back_phases["prove.msm_g1"] += t.msm_g1;
@@ -420,11 +400,17 @@ std::string to_json(const RunReport& report) {
 
 std::string to_yaml(const RunReport& report) {
   YAML::Emitter out;
+  // The same keys as to_json (docs/formats.md, "Run reports").
+  auto phase = [&](const PhaseTime& t) {
+    out << YAML::Flow << YAML::BeginMap << YAML::Key << "wall_s" << YAML::Value << t.wall_s << YAML::Key
+        << "cpu_s" << YAML::Value << t.cpu_s << YAML::EndMap;
+  };
   auto phases = [&](const std::map<std::string, PhaseTime>& ps) {
     out << YAML::BeginMap;
-    for (const auto& [name, t] : ps)
-      out << YAML::Key << name << YAML::Value << YAML::Flow << YAML::BeginMap << YAML::Key << "wall_s"
-          << YAML::Value << t.wall_s << YAML::Key << "cpu_s" << YAML::Value << t.cpu_s << YAML::EndMap;
+    for (const auto& [name, t] : ps) {
+      out << YAML::Key << name << YAML::Value;
+      phase(t);
+    }
     out << YAML::EndMap;
   };
   out << YAML::BeginMap;
@@ -432,7 +418,8 @@ std::string to_yaml(const RunReport& report) {
   out << YAML::Key << "engine" << YAML::Value << report.engine;
   out << YAML::Key << "overlap" << YAML::Value << report.overlap;
   out << YAML::Key << "peak_rss_bytes" << YAML::Value << report.peak_rss_bytes;
-  out << YAML::Key << "total_wall_s" << YAML::Value << report.total.wall_s;
+  out << YAML::Key << "total" << YAML::Value;
+  phase(report.total);
   out << YAML::Key << "shared_phases" << YAML::Value;
   phases(report.shared_phases);
   out << YAML::Key << "sectors" << YAML::Value << YAML::BeginSeq;
@@ -444,7 +431,8 @@ std::string to_yaml(const RunReport& report) {
     out << YAML::Key << "partitions" << YAML::Value << s.partitions;
     out << YAML::Key << "proof_file" << YAML::Value << s.proof_path;
     out << YAML::Key << "verified" << YAML::Value << s.verified;
-    out << YAML::Key << "total_wall_s" << YAML::Value << s.total.wall_s;
+    out << YAML::Key << "total" << YAML::Value;
+    phase(s.total);
     out << YAML::Key << "phases" << YAML::Value;
     phases(s.phases);
     out << YAML::EndMap;

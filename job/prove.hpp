@@ -46,10 +46,11 @@ struct ProveOptions {
   // Synthesis through the pre-compiled constraint cache (WitnessGen + SpMV; issue 6), loaded or built
   // once per circuit shape. Off: direct synthesis (ProvingAssignment), kept for checking.
   bool use_pce = true;
-  std::string pce_cache_dir;  // empty: pce::default_cache_dir()
+  std::string pce_cache_dir;  // the flag of pce::cache_dir's rule (empty: CUZK_PCE_CACHE, else <params_dir>/pce)
   bool pce_readonly = false;  // refuse to build or rebuild a cache
   // The engine of the heavy proving steps, made once per parameter set (the CLI's --gpu passes the GPU
-  // engine's factory, gpu::make_gpu_engine); empty: the CPU prover. A factory that throws stops the run.
+  // engine's factory, gpu::make_gpu_engine); empty: groth16::make_cpu_engine. A factory that throws stops
+  // the run.
   std::function<std::unique_ptr<groth16::ProverEngine>(const groth16::Parameters&)> engine_factory;
   std::string engine_name = "cpu";  // recorded in the report
   // Tests inject r and s to reproduce proofs; production draws them from a CSPRNG per partition.

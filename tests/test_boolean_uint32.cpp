@@ -173,7 +173,7 @@ TEST(Boolean, XorAndOrOverAllOperandKinds) {
 }
 
 TEST(Boolean, XorIsOperandIsFirstArgument) {
-  // Spec §9.2 xor rule 6: for Is x and Not y, in either order, the xor constraint is (2x, y, x + y - c).
+  // bellpepper-core boolean.rs xor, the Is/Not case (docs/circuit.md §8.1): for Is x and Not y, in either order, the xor constraint is (2x, y, x + y - c).
   for (bool is_first : {true, false}) {
     r1cs::Recorder rec;
     AllocatedBit x = AllocatedBit::alloc(rec, false);  // aux 0
@@ -362,7 +362,7 @@ TEST(UInt32, AddmanyAllocatedWithCorruptedResultBit) {
 }
 
 TEST(UInt32, AddmanyResultBitWidths) {
-  // Spec §9.2: n = 2 -> 33 bits, 3-4 -> 34, 5-8 -> 35, 9-10 -> 36.
+  // bellpepper uint32.rs addmany (docs/circuit.md §8.1): n = 2 -> 33 bits, 3-4 -> 34, 5-8 -> 35, 9-10 -> 36.
   const std::size_t expected_bits[11] = {0, 0, 33, 34, 34, 35, 35, 35, 35, 36, 36};
   for (std::size_t n = 2; n <= 10; ++n) {
     Counter cs;
@@ -420,7 +420,7 @@ TEST(UInt32, Sha256ChMajMatchNative) {
 // --- AllocatedNum ---------------------------------------------------------------------------------------
 
 TEST(AllocatedNum, ToBitsLeCostsAndValues) {
-  // Spec §4.3: 255 booleanity constraints + 1 unpacking constraint; bits are the canonical LE bits.
+  // bellpepper-core num.rs to_bits_le (docs/circuit.md §4): 255 booleanity constraints + 1 unpacking constraint; bits are the canonical LE bits.
   auto rng = test::seeded_rng("AllocatedNum.ToBitsLeCostsAndValues");
   for (int iter = 0; iter < 10; ++iter) {
     Fr r = test::random_field<Fr>(rng);

@@ -55,7 +55,7 @@ TEST(MerkleNative, PoseidonBinaryTreeMatchesRustFilProofs) {
 }
 
 TEST(MerkleNative, PathLengthsMatchSectorTable) {
-  // Spec section 2: tree_r path lengths 2, 6, 8, 9+1, 9+1+1 and tree_d 6, 18, 24, 30, 31.
+  // rfp storage-proofs-core/src/merkle/proof.rs: tree_r path lengths 2, 6, 8, 9+1, 9+1+1 and tree_d 6, 18, 24, 30, 31.
   EXPECT_EQ(merkle::path_length(1u << 6, TreeShape{8}), 2u);
   EXPECT_EQ(merkle::path_length(1u << 18, TreeShape{8}), 6u);
   EXPECT_EQ(merkle::path_length(1u << 24, TreeShape{8}), 8u);
@@ -420,7 +420,7 @@ TEST(PorCircuit, CheckerCatchesCorruptedPathValues) {
 }
 
 TEST(PorCircuit, SectorSizeInclusionCounts) {
-  // Spec 9.4 (derived from the published anchors): tree D PoR per challenge = 272,294 (2KiB, 6 levels),
+  // docs/circuit.md §9 (derived from the published anchors): tree D PoR per challenge = 272,294 (2KiB, 6 levels),
   // 1,361,462 (32GiB, 30 levels); Poseidon 8-8-0 (32GiB tree C/R) = 9 * 530 + 530 + 2.
   auto count = [](auto hash, std::size_t leaves, const TreeShape& shape) {
     r1cs::Counter counter;

@@ -168,7 +168,7 @@ TEST(LabelCircuit, RustFilProofsCreateLabelTest) {
   const Domain id = random_domain();
   std::array<Domain, 14> raw_parents;
   for (auto& p : raw_parents) p = random_domain();
-  std::array<Domain, kLabelParentCount> parents;
+  std::array<Domain, kLabelParents> parents;
   for (std::size_t q = 0; q < parents.size(); ++q) parents[q] = raw_parents[q % raw_parents.size()];
   constexpr std::uint32_t kLayer = 3;
   constexpr std::uint64_t kNode = 22;
@@ -183,7 +183,7 @@ TEST(LabelCircuit, RustFilProofsCreateLabelTest) {
   std::vector<std::vector<Boolean>> parent_bits;
   for (const Domain& p : parents) parent_bits.push_back(alloc_bytes_be(p));
   std::vector<Boolean> id_bits = alloc_bytes_be(id);
-  std::array<std::span<const Boolean>, kLabelParentCount> spans;
+  std::array<std::span<const Boolean>, kLabelParents> spans;
   for (std::size_t q = 0; q < spans.size(); ++q) spans[q] = parent_bits[q];
   auto label = create_label_circuit(
       cs, std::span<const Boolean>(id_bits), std::span<const std::span<const Boolean>>(spans),

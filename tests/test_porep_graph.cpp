@@ -6,6 +6,7 @@
 #include <random>
 #include <vector>
 
+#include "prover/algebra/hex_bytes.hpp"
 #include "prover/porep/graph.hpp"
 #include "prover/porep/hashing.hpp"
 #include "prover/porep/challenges.hpp"
@@ -22,27 +23,19 @@ std::array<std::uint8_t, 32> filled(std::uint8_t v) {
 }
 
 std::vector<std::uint32_t> parents_of(const StackedGraph& g, std::uint64_t node) {
-  std::uint32_t p[kTotalGraphParents];
+  std::uint32_t p[kGraphParents];
   g.parents(node, p);
-  return {p, p + kTotalGraphParents};
+  return {p, p + kGraphParents};
 }
 
-std::string hex(const Digest32& d) {
-  static const char* digits = "0123456789abcdef";
-  std::string s;
-  for (auto b : d) {
-    s += digits[b >> 4];
-    s += digits[b & 15];
-  }
-  return s;
-}
+std::string hex(const Digest32& d) { return cuzk::algebra::bytes_to_hex(d); }
 
 // SHA-256 of the parent cache file: 14 LE u32 parents per node, nodes 0..N-1 (docs/circuit.md §3).
 std::string parent_cache_digest(const StackedGraph& g) {
   std::vector<std::uint8_t> bytes;
-  bytes.reserve(g.nodes() * kTotalGraphParents * 4);
+  bytes.reserve(g.nodes() * kGraphParents * 4);
   for (std::uint64_t v = 0; v < g.nodes(); ++v) {
-    std::uint32_t p[kTotalGraphParents];
+    std::uint32_t p[kGraphParents];
     g.parents(v, p);
     for (auto x : p)
       for (int b = 0; b < 4; ++b) bytes.push_back(static_cast<std::uint8_t>(x >> (8 * b)));

@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "prover/algebra/hex_bytes.hpp"
 #include "prover/gadgets/sha256.hpp"
 #include "prover/gadgets/sha256_native.hpp"
 #include "prover/r1cs/constraint_system.hpp"
@@ -20,15 +21,7 @@ using r1cs::Recorder;
 using r1cs::RecorderWithWitness;
 using r1cs::WitnessGen;
 
-std::string to_hex(std::span<const std::uint8_t> bytes) {
-  static const char* digits = "0123456789abcdef";
-  std::string s;
-  for (std::uint8_t b : bytes) {
-    s += digits[b >> 4];
-    s += digits[b & 15];
-  }
-  return s;
-}
+std::string to_hex(std::span<const std::uint8_t> bytes) { return algebra::bytes_to_hex(bytes); }
 
 std::vector<std::uint8_t> bytes_of(const std::string& s) {
   return {s.begin(), s.end()};
@@ -159,7 +152,7 @@ TEST(Sha256Gadget, FullHashOf512BitsIs44874) {
 }
 
 TEST(Sha256Gadget, AllocatedChainingValueBlockCounts) {
-  // Spec §9.2 table: an allocated chaining value with 512 allocated bits costs 26,192 (aux 26,166).
+  // docs/circuit.md §5, the per-block costs: an allocated chaining value with 512 allocated bits costs 26,192 (aux 26,166).
   auto rng = test::seeded_rng("Sha256Gadget.AllocatedChainingValueBlockCounts");
   Counter counter;
   Sha256State state;

@@ -4,6 +4,7 @@
 
 #include "prover/algebra/bls12_381.hpp"
 #include "prover/porep/errors.hpp"
+#include "prover/porep/registered_proof.hpp"
 
 namespace cuzk::porep {
 
@@ -11,9 +12,6 @@ namespace {
 
 // Tree D is binary; trees C and R_last have the shape's base/sub/top arities.
 constexpr unsigned kTreeDArity = 2;
-constexpr unsigned kDrgParents = 6;        // BASE_DEGREE (rfp storage-proofs-core/src/drgraph.rs)
-constexpr unsigned kExpanderParents = 8;   // EXP_DEGREE (rfp .../vanilla/graph.rs)
-constexpr unsigned kLabelParents = 37;     // TOTAL_PARENTS (rfp .../vanilla/proof.rs)
 
 bool is_zero(const Domain& d) {
   return std::all_of(d.begin(), d.end(), [](std::uint8_t b) { return b == 0; });

@@ -190,7 +190,7 @@ std::vector<algebra::Fr> generate_public_inputs(const RegisteredSealProof& proof
   for (std::uint64_t c : partition_challenges(proof, replica_id_bytes, comm_r, seed, k)) {
     Fr challenge = Fr::from_u64(c);
     inputs.push_back(challenge);  // comm_d inclusion path index
-    std::uint32_t parents[kTotalGraphParents];
+    std::uint32_t parents[kGraphParents];
     graph.parents(c, parents);
     for (std::uint32_t p : parents) inputs.push_back(Fr::from_u64(p));  // tree C paths of the 14 parents
     inputs.push_back(challenge);  // challenge_num packed into an input

@@ -39,12 +39,6 @@ namespace cuzk::porep {
 
 using algebra::Fr;
 
-// Degrees of the SDR graph: BASE_DEGREE (rfp storage-proofs-core/src/drgraph.rs) and EXP_DEGREE
-// (rfp storage-proofs-porep/src/stacked/vanilla/graph.rs).
-inline constexpr std::size_t kCircuitDrgParents = 6;
-inline constexpr std::size_t kCircuitExpParents = 8;
-// Public inputs per challenge (docs/circuit.md §5): tree D, 14 parents, challenge, tree R_last, c_x.
-inline constexpr std::size_t kInputsPerChallenge = 18;
 
 // What fixes the circuit: sector nodes, layers, challenges per partition and the tree C / R_last shape.
 struct StackedCircuitShape {
@@ -58,7 +52,7 @@ struct StackedCircuitShape {
   gadgets::TreeShape tree_shape() const { return {base_arity, sub_arity, top_arity}; }  // trees C, R_last
   unsigned tree_d_depth() const;  // log2(nodes): tree D is binary over every node
   // Inputs including ONE: 1 + 3 + 18 per challenge.
-  std::size_t num_inputs() const { return 1 + 3 + kInputsPerChallenge * challenges; }
+  std::size_t num_inputs() const { return inputs_per_partition(challenges); }
   friend bool operator==(const StackedCircuitShape&, const StackedCircuitShape&) = default;
 };
 
@@ -155,11 +149,11 @@ void synthesize_challenge(CS& cs, const StackedCircuitShape& shape, const Challe
 
   // The 6 DRG and 8 expander parent columns, each hashed and proven in tree C.
   const ReplicaColumnProofs& rc = proof.replica_column_proofs;
-  std::array<AllocatedColumn, kCircuitDrgParents + kCircuitExpParents> parents;
-  for (std::size_t i = 0; i < kCircuitDrgParents; ++i)
+  std::array<AllocatedColumn, kDrgParents + kExpanderParents> parents;
+  for (std::size_t i = 0; i < kDrgParents; ++i)
     parents[i] = parent_column(cs, "drg_parent", i, rc.drg_parents[i], tree_c, comm_c);
-  for (std::size_t i = 0; i < kCircuitExpParents; ++i)
-    parents[kCircuitDrgParents + i] = parent_column(cs, "exp_parent", i, rc.exp_parents[i], tree_c, comm_c);
+  for (std::size_t i = 0; i < kExpanderParents; ++i)
+    parents[kDrgParents + i] = parent_column(cs, "exp_parent", i, rc.exp_parents[i], tree_c, comm_c);
 
   // The challenge, as 64 bits and as a public input.
   const std::uint64_t challenge = proof.labeling_proofs[0].node;
@@ -177,7 +171,7 @@ void synthesize_challenge(CS& cs, const StackedCircuitShape& shape, const Challe
   std::vector<AllocatedNum> column_labels;
   column_labels.reserve(shape.layers);
   std::vector<std::vector<Boolean>> parent_bits;
-  parent_bits.reserve(kCircuitDrgParents + kCircuitExpParents);
+  parent_bits.reserve(kDrgParents + kExpanderParents);
   for (unsigned layer = 1; layer <= shape.layers; ++layer) {
     const gadgets::UInt32 layer_num = gadgets::UInt32::constant(layer);
     auto ns = cs.push_namespace([&] { return "labeling_" + std::to_string(layer); });
@@ -188,17 +182,17 @@ void synthesize_challenge(CS& cs, const StackedCircuitShape& shape, const Challe
       std::vector<Boolean> le = label.to_bits_le(cs);
       parent_bits.push_back(gadgets::reverse_bit_numbering(le));
     };
-    for (std::size_t i = 0; i < kCircuitDrgParents; ++i)
+    for (std::size_t i = 0; i < kDrgParents; ++i)
       parent_label_bits(parents[i].rows[layer - 1], "drg_parent");
     if (layer > 1) {
       // Expander parents contribute their labels of the previous layer.
-      for (std::size_t i = 0; i < kCircuitExpParents; ++i)
-        parent_label_bits(parents[kCircuitDrgParents + i].rows[layer - 2], "exp_parent");
+      for (std::size_t i = 0; i < kExpanderParents; ++i)
+        parent_label_bits(parents[kDrgParents + i].rows[layer - 2], "exp_parent");
     }
     // Expand to 37 (docs/circuit.md §5): layer 1 repeats the 6 DRG parents six times then parents[0]; later layers
     // take the 14 parents twice then parents[0..9]. Both are "parent q mod count".
-    std::array<std::span<const Boolean>, kLabelParentCount> expanded;
-    for (std::size_t q = 0; q < kLabelParentCount; ++q) expanded[q] = parent_bits[q % parent_bits.size()];
+    std::array<std::span<const Boolean>, kLabelParents> expanded;
+    for (std::size_t q = 0; q < kLabelParents; ++q) expanded[q] = parent_bits[q % parent_bits.size()];
     auto ns_label = cs.push_namespace("create_label");
     column_labels.push_back(create_label_circuit(
         cs, replica_id_bits, std::span<const std::span<const Boolean>>(expanded), layer_num, challenge_num));

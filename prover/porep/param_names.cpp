@@ -1,43 +1,23 @@
-#include "io/param_names.hpp"
+#include "prover/porep/param_names.hpp"
 
 #include <fcntl.h>
 #include <fmt/format.h>
-#include <openssl/evp.h>
-#include <openssl/sha.h>
 #include <unistd.h>
 
-#include <algorithm>
-#include <cctype>
 #include <cerrno>
-#include <charconv>
-#include <cstdlib>
 #include <cstring>
-#include <memory>
 #include <vector>
 
 #include "io/io_error.hpp"
-#include "prover/porep/registered_proof.hpp"
+#include "prover/algebra/hex_bytes.hpp"
+#include "prover/hash/hash.hpp"
 
-namespace cuzk::io {
+namespace cuzk::porep {
 namespace {
 
 // rfp storage-proofs-core/src/parameter_cache.rs: `pub const VERSION: usize = 28;`
 constexpr int kParameterVersion = 28;
-// rfp storage-proofs-core/src/drgraph.rs BASE_DEGREE and storage-proofs-porep/.../graph.rs EXP_DEGREE.
-constexpr int kDrgDegree = 6;
-constexpr int kExpansionDegree = 8;
-std::string to_hex(const unsigned char* bytes, std::size_t n) {
-  static constexpr char kDigits[] = "0123456789abcdef";
-  std::string out(2 * n, '0');
-  for (std::size_t i = 0; i < n; ++i) {
-    out[2 * i] = kDigits[bytes[i] >> 4];
-    out[2 * i + 1] = kDigits[bytes[i] & 0xf];
-  }
-  return out;
-}
-
-// parameters.json entries for the PoRep circuits, copied from
-// rust-fil-proofs' root parameters.json
+// parameters.json entries for the PoRep circuits, copied from rust-fil-proofs' root parameters.json
 // (44 entries; these are the ten StackedDrg PoRep v28 ones). cid = IPFS CID, digest = first 32 hex
 // chars of BLAKE2b-512, sector_size in bytes.
 constexpr ManifestEntry kPorepManifest[] = {
@@ -80,55 +60,25 @@ struct Fd {
   }
 };
 
-struct MdCtxDeleter {
-  void operator()(EVP_MD_CTX* ctx) const { EVP_MD_CTX_free(ctx); }
-};
-
 }  // namespace
 
-// The sector shapes live in prover/porep/registered_proof.hpp (docs/circuit.md §1); these wrap them.
-std::string_view format_sector_size(SectorSize s) {
-  const porep::SectorShape* shape = porep::find_sector_shape(sector_bytes(s));
-  return shape ? shape->label : "?";
-}
-
-std::optional<SectorSize> parse_sector_size(std::string_view text) {
-  if (text.empty()) return std::nullopt;
-  const porep::SectorShape* shape = porep::parse_sector_size(text);
-  if (!shape) return std::nullopt;
-  return static_cast<SectorSize>(shape->sector_size);
-}
-
-PorepShape porep_shape(SectorSize s) {
-  const porep::SectorShape* shape = porep::find_sector_shape(sector_bytes(s));
-  if (!shape) return {};
-  return {shape->nodes, shape->layers, shape->partitions, shape->challenges_per_partition,
-          shape->base_arity, shape->sub_arity, shape->top_arity};
-}
-
-std::string porep_public_params_identifier(SectorSize s) {
-  const PorepShape shape = porep_shape(s);
+std::string public_params_identifier(const SectorShape& shape) {
   return fmt::format(
       "layered_drgporep::PublicParams{{ graph: stacked_graph::StackedGraph{{expansion_degree: {} base_graph: "
       "drgraph::BucketGraph{{size: {}; degree: {}; hasher: poseidon_hasher}} }}, challenges: LayerChallenges "
-      "{{ "
-      "layers: {}, max_count: {} }}, tree: merkletree-poseidon_hasher-{}-{}-{} }}",
-      kExpansionDegree, shape.nodes, kDrgDegree, shape.layers, shape.challenges_per_partition,
+      "{{ layers: {}, max_count: {} }}, tree: merkletree-poseidon_hasher-{}-{}-{} }}",
+      kExpanderParents, shape.nodes, kDrgParents, shape.layers, shape.challenges_per_partition,
       shape.base_arity, shape.sub_arity, shape.top_arity);
 }
 
-std::string porep_identifier_sha256(SectorSize s) {
-  const std::string id = porep_public_params_identifier(s);
-  unsigned char digest[SHA256_DIGEST_LENGTH];
-  SHA256(reinterpret_cast<const unsigned char*>(id.data()), id.size(), digest);
-  return to_hex(digest, sizeof digest);
+std::string identifier_sha256(const SectorShape& shape) {
+  return algebra::bytes_to_hex(hash::sha256(public_params_identifier(shape)));
 }
 
-std::string porep_cache_identifier(SectorSize s) {
-  const PorepShape shape = porep_shape(s);
+std::string cache_identifier(const SectorShape& shape) {
   // StackedCompound cache_prefix: "stacked-proof-of-replication-{Tree::display()}-sha256_hasher".
   return fmt::format("stacked-proof-of-replication-merkletree-poseidon_hasher-{}-{}-{}-sha256_hasher-{}",
-                     shape.base_arity, shape.sub_arity, shape.top_arity, porep_identifier_sha256(s));
+                     shape.base_arity, shape.sub_arity, shape.top_arity, identifier_sha256(shape));
 }
 
 std::string_view extension(ParamFileKind kind) {
@@ -143,8 +93,8 @@ std::string_view extension(ParamFileKind kind) {
   return "";
 }
 
-std::string porep_param_file_name(SectorSize s, ParamFileKind kind) {
-  return fmt::format("v{}-{}.{}", kParameterVersion, porep_cache_identifier(s), extension(kind));
+std::string param_file_name(const SectorShape& shape, ParamFileKind kind) {
+  return fmt::format("v{}-{}.{}", kParameterVersion, cache_identifier(shape), extension(kind));
 }
 
 std::span<const ManifestEntry> porep_manifest() {
@@ -158,41 +108,28 @@ std::optional<ManifestEntry> find_manifest_entry(std::string_view file_name) {
   return std::nullopt;
 }
 
-std::filesystem::path parameter_cache_dir() {
-  // rfp storage-proofs-core/src/settings.rs: setting parameter_cache, env prefix FIL_PROOFS.
-  const char* env = std::getenv("FIL_PROOFS_PARAMETER_CACHE");
-  if (env != nullptr && *env != '\0') return env;
-  return "/var/tmp/filecoin-proof-parameters";
-}
-
 std::string blake2b512_file_hex(const std::filesystem::path& path) {
   Fd file{::open(path.c_str(), O_RDONLY | O_CLOEXEC)};
-  if (file.fd < 0) throw IoError(path.string(), std::strerror(errno));
-  std::unique_ptr<EVP_MD_CTX, MdCtxDeleter> ctx(EVP_MD_CTX_new());
-  if (!ctx || EVP_DigestInit_ex(ctx.get(), EVP_blake2b512(), nullptr) != 1) {
-    throw IoError(path.string(), "cannot initialise BLAKE2b-512 (OpenSSL)");
-  }
+  if (file.fd < 0) throw io::IoError(path.string(), std::strerror(errno));
+  hash::Blake2b512 blake2b;
   // 4 MiB chunks: large enough that the syscall cost vanishes next to hashing, small on the stack-free heap.
-  std::vector<unsigned char> buffer(std::size_t{4} << 20);
+  std::vector<std::uint8_t> buffer(std::size_t{4} << 20);
   std::uint64_t offset = 0;
   for (;;) {
     ssize_t n = ::read(file.fd, buffer.data(), buffer.size());
     if (n < 0) {
       if (errno == EINTR) continue;
-      throw IoError(path.string(), std::strerror(errno), offset);
+      throw io::IoError(path.string(), std::strerror(errno), offset);
     }
     if (n == 0) break;
-    EVP_DigestUpdate(ctx.get(), buffer.data(), static_cast<std::size_t>(n));
+    blake2b.update({buffer.data(), static_cast<std::size_t>(n)});
     offset += static_cast<std::uint64_t>(n);
   }
-  unsigned char digest[EVP_MAX_MD_SIZE];
-  unsigned int len = 0;
-  EVP_DigestFinal_ex(ctx.get(), digest, &len);
-  return to_hex(digest, len);
+  return algebra::bytes_to_hex(blake2b.finish());
 }
 
 std::string filecoin_param_digest(const std::filesystem::path& path) {
   return blake2b512_file_hex(path).substr(0, 32);
 }
 
-}  // namespace cuzk::io
+}  // namespace cuzk::porep

@@ -12,6 +12,21 @@
 
 namespace cuzk::porep {
 
+// The protocol constants of StackedDRG PoRep (docs/circuit.md §1), defined here once.
+inline constexpr unsigned kDrgParents = 6;       // BASE_DEGREE, rfp storage-proofs-core/src/drgraph.rs
+inline constexpr unsigned kExpanderParents = 8;  // EXP_DEGREE, rfp storage-proofs-porep/src/stacked/vanilla/graph.rs
+inline constexpr unsigned kGraphParents = kDrgParents + kExpanderParents;  // column openings per challenge
+inline constexpr unsigned kLabelParents = 37;    // TOTAL_PARENTS, rfp storage-proofs-porep/src/stacked/vanilla/proof.rs
+inline constexpr unsigned kNodeBytes = 32;       // NODE_SIZE, rfp storage-proofs-core/src/lib.rs
+// Public inputs of a partition (docs/circuit.md §7): replica_id, comm_d, comm_r, then per challenge
+// tree D, the 14 parent columns, the challenge, tree R_last and the challenged column.
+inline constexpr unsigned kSectorInputs = 3;
+inline constexpr unsigned kInputsPerChallenge = 1 + kGraphParents + 3;
+// Inputs including ONE (the length of the verifying key's ic): 40 for 2 challenges, 328 for 18.
+constexpr unsigned inputs_per_partition(unsigned challenges) {
+  return 1 + kSectorInputs + kInputsPerChallenge * challenges;
+}
+
 enum class ApiVersion { kV1_0_0, kV1_1_0, kV1_2_0 };
 enum class PorepFeature { kInteractive, kSynthetic, kNonInteractive };
 
@@ -21,7 +36,7 @@ std::string_view to_string(ApiVersion v);
 struct SectorShape {
   std::uint64_t sector_size;  // bytes
   std::string_view label;     // "2KiB", ...
-  std::uint64_t nodes;        // sector_size / 32 (NODE_SIZE)
+  std::uint64_t nodes;        // sector_size / kNodeBytes
   unsigned layers;
   unsigned base_arity, sub_arity, top_arity;  // tree R_last / tree C: 8-0-0, 8-8-0, 8-8-2
   unsigned partitions;                        // interactive and synthetic PoRep
@@ -30,7 +45,7 @@ struct SectorShape {
 
   unsigned tree_d_depth() const;        // log2(nodes)
   unsigned base_path_length() const;    // tree R_last / C base path elements (2, 6, 8, 9, 9)
-  unsigned inputs_per_partition() const { return 3 + 18 * challenges_per_partition + 1; }  // incl. ONE
+  unsigned inputs_per_partition() const { return porep::inputs_per_partition(challenges_per_partition); }
 };
 
 // The five production sector sizes, in ascending order.
