@@ -88,7 +88,7 @@ TEST(PceCache, InvalidCachesAreRebuiltOrRefusedWhenReadonly) {
   EXPECT_FALSE(fs::exists(path));
 }
 
-TEST(PceCache, DefaultDirectoryFollowsTheEnvironment) {
+TEST(PceCache, DirectoryFollowsTheFlagThenTheEnvironmentThenTheParameters) {
   const char* saved_pce = std::getenv("CUZK_PCE_CACHE");
   const char* saved_params = std::getenv("FIL_PROOFS_PARAMETER_CACHE");
   const std::optional<std::string> old_pce = saved_pce ? std::optional<std::string>(saved_pce) : std::nullopt;
@@ -99,8 +99,13 @@ TEST(PceCache, DefaultDirectoryFollowsTheEnvironment) {
   EXPECT_EQ(default_cache_dir(), fs::path("/var/tmp/filecoin-proof-parameters/pce"));
   ::setenv("FIL_PROOFS_PARAMETER_CACHE", "/srv/params", 1);
   EXPECT_EQ(default_cache_dir(), fs::path("/srv/params/pce"));
+  // The one rule of prove, bench and pce build: the flag, else CUZK_PCE_CACHE, else <params dir>/pce.
+  EXPECT_EQ(cache_dir("", "/run/params"), fs::path("/run/params/pce"));
+  EXPECT_EQ(cache_dir("/flag/dir", "/run/params"), fs::path("/flag/dir"));
   ::setenv("CUZK_PCE_CACHE", "/fast/pce-cache", 1);
   EXPECT_EQ(default_cache_dir(), fs::path("/fast/pce-cache"));
+  EXPECT_EQ(cache_dir("", "/run/params"), fs::path("/fast/pce-cache"));
+  EXPECT_EQ(cache_dir("/flag/dir", "/run/params"), fs::path("/flag/dir"));
   if (old_pce)
     ::setenv("CUZK_PCE_CACHE", old_pce->c_str(), 1);
   else
