@@ -21,11 +21,9 @@
 #include <string>
 #include <vector>
 
-#include "io/c1_file.hpp"
 #include "io/io_error.hpp"
 #include "io/temp_dir.hpp"
 #include "job/prove.hpp"
-#include "job/synthesizer.hpp"
 #include "prover/algebra/hex_bytes.hpp"
 #include "prover/groth16/setup.hpp"
 #include "prover/porep/param_names.hpp"
@@ -192,28 +190,6 @@ TEST(JobOutputs, TwoInputsForTheSameProofFileAreRefused) {
     EXPECT_EQ(e.kind(), JobError::Kind::kOutputExists);
     EXPECT_NE(std::string(e.what()).find("x.proof"), std::string::npos) << e.what();
   }
-}
-
-TEST(JobSynthesizers, PceAndDirectGiveTheSameProverInput) {
-  const porep::C1Output c1 = io::read_c1_file(path_of("2KiB-V1_1.json"));
-  std::vector<std::string> phases;
-  const auto pce = make_pce_synthesizer(
-      fs::path(fixed_params_dir()) / "pce", false, 0,
-      [&](const std::string& phase, const PhaseTime&) { phases.push_back(phase); }, nullptr);
-  const groth16::ProverInput via_pce = pce->synthesize(c1, 0);
-  const groth16::ProverInput direct = make_direct_synthesizer()->synthesize(c1, 0);
-  EXPECT_EQ(via_pce.inputs, direct.inputs);
-  EXPECT_EQ(via_pce.aux, direct.aux);
-  EXPECT_EQ(via_pce.a, direct.a);
-  EXPECT_EQ(via_pce.b, direct.b);
-  EXPECT_EQ(via_pce.c, direct.c);
-  EXPECT_EQ(via_pce.densities.a_aux, direct.densities.a_aux);
-  EXPECT_EQ(via_pce.densities.b_input, direct.densities.b_input);
-  EXPECT_EQ(via_pce.densities.b_aux, direct.densities.b_aux);
-  // The cache is loaded (or built) once per circuit shape and reported as a shared phase.
-  pce->synthesize(c1, 0);
-  ASSERT_EQ(phases.size(), 1u);
-  EXPECT_TRUE(phases[0] == "pce.load" || phases[0] == "pce.build") << phases[0];
 }
 
 // Scalars as text, numbers in one form (12.5 and 12.50 alike), so that the two documents compare.
