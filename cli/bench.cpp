@@ -1,21 +1,15 @@
 // `cuzk bench` (the whole prove job repeated, with warm-up runs kept apart, and per-phase statistics
 // in a JSON report) and `cuzk compare` (two reports side by side; exit kRegression when a phase got
-// slower than the threshold allows). What regression users expect of these is in
-// shared/reference/users.md (lotus-bench --json-out, Google Benchmark's compare.py).
+// slower than the threshold allows). The report follows what lotus-bench
+// --json-out and Google Benchmark's compare.py users expect (docs/formats.md, "Bench reports").
 #include <fmt/format.h>
 #include <spdlog/spdlog.h>
-#include <unistd.h>
 
 #include <CLI/CLI.hpp>
 #include <algorithm>
-#include <chrono>
-#include <cstdlib>
-#include <ctime>
 #include <filesystem>
-#include <fstream>
 #include <nlohmann/json.hpp>
 #include <string>
-#include <thread>
 #include <vector>
 
 #include "cli/commands.hpp"
@@ -23,6 +17,7 @@
 #include "io/atomic_file.hpp"
 #include "io/io_error.hpp"
 #include "io/temp_dir.hpp"
+#include "job/bench_report.hpp"
 #include "job/prove.hpp"
 #include "job/timing_report.hpp"
 
@@ -37,114 +32,46 @@ struct BenchFlags {
   unsigned warmup = 1;
 };
 
-std::string cpu_model() {
-  std::ifstream in("/proc/cpuinfo");
-  for (std::string line; std::getline(in, line);) {
-    if (line.rfind("model name", 0) == 0) {
-      auto colon = line.find(':');
-      if (colon != std::string::npos) return line.substr(line.find_first_not_of(' ', colon + 1));
-    }
-  }
-  return "unknown";
-}
-
-nlohmann::json system_json(const nlohmann::json& build) {
-  const long pages = sysconf(_SC_PHYS_PAGES), page_size = sysconf(_SC_PAGE_SIZE);
-  return {{"cpu_model", cpu_model()},
-          {"hardware_threads", std::thread::hardware_concurrency()},
-          {"memory_bytes", pages > 0 && page_size > 0 ? std::uint64_t(pages) * std::uint64_t(page_size) : 0},
-          {"cuda", build["cuda"]},
-          {"gpus", build["gpus"]}};
-}
-
-// The environment variables that change what a run does (recorded as lotus-bench records its own).
-nlohmann::json environment_json() {
-  nlohmann::json env = nlohmann::json::object();
-  for (const char* name : {"FIL_PROOFS_PARAMETER_CACHE", "CUZK_PCE_CACHE", "CUDA_VISIBLE_DEVICES", "CUZK_LOG",
-                           "OMP_NUM_THREADS"})
-    if (const char* value = std::getenv(name)) env[name] = value;
-  return env;
-}
-
-std::string utc_now() {
-  std::time_t now = std::chrono::system_clock::to_time_t(std::chrono::system_clock::now());
-  std::tm tm{};
-  gmtime_r(&now, &tm);
-  char buf[32];
-  std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", &tm);
-  return buf;
-}
-
 void run_bench(const BenchFlags& f) {
   job::ProveOptions options;
   apply_job_flags(f.job, options);
   options.progress = [](const std::string& m) { spdlog::debug("{}", m); };
 
-  std::map<std::string, std::vector<double>> samples;
-  std::uint64_t peak_rss = 0;
-  unsigned partitions = 0, sectors = 0;
+  job::BenchRecorder recorder(f.warmup);
   const unsigned runs = f.warmup + f.repetitions;
   for (unsigned run = 0; run < runs; ++run) {
-    const bool warm_up = run < f.warmup;
     io::TempDir out("cuzk-bench-");  // proofs are written and verified as in production, then dropped
     options.output_dir = out.path().string();
-    spdlog::info("bench run {}/{}{}", run + 1, runs, warm_up ? " (warm-up, not counted)" : "");
-    job::RunReport report = job::prove_c1_files(f.job.c1_files, options);
-    peak_rss = std::max(peak_rss, report.peak_rss_bytes);
-    partitions = sectors = 0;
-    for (const auto& s : report.sectors) {
-      partitions += s.partitions;
-      ++sectors;
-    }
+    spdlog::info("bench run {}/{}{}", run + 1, runs, run < f.warmup ? " (warm-up, not counted)" : "");
+    const job::RunReport report = job::prove_c1_files(f.job.c1_files, options);
     spdlog::info("  total {:.3f} s", report.total.wall_s);
-    if (warm_up) continue;
-    for (const auto& [phase, wall] : job::phase_walls(report)) samples[phase].push_back(wall);
+    recorder.add_run(report);
   }
 
-  nlohmann::json phases = nlohmann::json::object();
+  const job::BenchSummary summary = recorder.summary();
   fmt::print("{:<16} {:>11} {:>11} {:>11} {:>11}   ({} runs, {} warm-up)\n", "phase", "median s", "min s",
              "max s", "stddev s", f.repetitions, f.warmup);
-  std::vector<std::string> names;
-  for (const auto& [name, values] : samples)
-    if (name != "total") names.push_back(name);
-  names.push_back("total");
-  for (const auto& name : names) {
-    job::PhaseStats s = job::phase_stats(samples[name]);
+  for (const auto& name : summary.phase_order()) {
+    const job::PhaseStats& s = summary.phases.at(name);
     fmt::print("{:<16} {:>11.3f} {:>11.3f} {:>11.3f} {:>11.3f}\n", name, s.median_s, s.min_s, s.max_s,
                s.stddev_s);
-    phases[name] = {{"median_s", s.median_s}, {"min_s", s.min_s},       {"max_s", s.max_s},
-                    {"mean_s", s.mean_s},     {"stddev_s", s.stddev_s}, {"samples_s", s.samples_s}};
   }
-  const double median_total = phases["total"]["median_s"].get<double>();
-  const double per_hour = median_total > 0 ? 3600.0 / median_total : 0;
   fmt::print("throughput: {:.1f} sectors/hour, {:.1f} partitions/hour (median run); peak RSS {:.1f} MiB\n",
-             per_hour * sectors, per_hour * partitions, double(peak_rss) / (1 << 20));
+             summary.sectors_per_hour(), summary.partitions_per_hour(),
+             double(summary.peak_rss_bytes) / (1 << 20));
 
   if (f.report.empty()) return;
-  nlohmann::json j;
-  j["tool"] = "cuzk";
-  j["format"] = "cuzk-bench-1";
-  j["date"] = utc_now();
   const nlohmann::json build = build_info_json();
-  j["version"] = build["version"];
-  j["commit"] = build["commit"];
-  j["system"] = system_json(build);
-  j["environment"] = environment_json();
-  j["inputs"] = f.job.c1_files;
-  j["options"] = {{"pce", options.use_pce},
-                  {"engine", options.engine_name},
-                  {"overlap", options.overlap},
-                  {"threads", options.threads},
-                  {"params_dir", options.params_dir}};
-  j["warmup_runs"] = f.warmup;
-  j["repetitions"] = f.repetitions;
-  j["sectors"] = sectors;
-  j["partitions"] = partitions;
-  j["phases"] = phases;
-  j["throughput"] = {{"sectors_per_hour", per_hour * sectors},
-                     {"partitions_per_hour", per_hour * partitions}};
-  j["peak_rss_bytes"] = peak_rss;
-  const std::string text = j.dump(2) + "\n";
+  job::BenchContext context;
+  context.date = job::utc_now();
+  context.version = build["version"].get<std::string>();
+  context.commit = build["commit"].get<std::string>();
+  context.system = job::machine_json();
+  context.system["cuda"] = build["cuda"];
+  context.system["gpus"] = build["gpus"];
+  context.inputs = f.job.c1_files;
+  context.options = &options;
+  const std::string text = job::bench_report_json(summary, context).dump(2) + "\n";
   io::write_file_atomic(f.report, {reinterpret_cast<const std::uint8_t*>(text.data()), text.size()});
   spdlog::info("bench report written to {}", f.report);
 }

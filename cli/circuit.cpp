@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "cli/commands.hpp"
+#include "prover/algebra/bits.hpp"
 #include "prover/porep/registered_proof.hpp"
 #include "prover/r1cs/constraint_system.hpp"
 
@@ -34,8 +35,8 @@ CircuitInfo count_circuit(const porep::SectorShape& sector) {
   const porep::StackedCircuitShape shape = porep::StackedCircuitShape::from_sector(sector);
   r1cs::Counter cs;
   porep::synthesize_stacked_circuit(cs, shape, porep::PartitionWitness::blank(shape));
-  std::uint64_t domain = 1;
-  while (domain < cs.num_constraints() + cs.num_inputs()) domain <<= 1;
+  // bellperson adds one `input * 0 = 0` constraint per input (docs/circuit.md §9).
+  const std::uint64_t domain = algebra::next_power_of_two(cs.num_constraints() + cs.num_inputs());
   return {&sector,         cs.num_constraints(),
           cs.num_inputs(), cs.num_aux(),
           domain,          std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count()};

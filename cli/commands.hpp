@@ -63,7 +63,7 @@ void register_params_load_command(CLI::App& app);
 // cli/report.cpp: `cuzk report timeline`.
 void register_report_commands(CLI::App& app);
 
-// Accepts a sector size as io::parse_sector_size does (2KiB ... 64GiB, or bytes); cli/params.cpp.
+// Accepts a sector size as porep::parse_sector_size does (2KiB ... 64GiB, or bytes); cli/params.cpp.
 CLI::Validator sector_size_validator();
 
 }  // namespace cuzk::cli

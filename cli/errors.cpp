@@ -44,7 +44,23 @@ int report_exception() {
     return kInternalError;
   } catch (const pce::PceError& e) {
     spdlog::error("PCE cache: {}", e.what());
-    return kCacheError;
+    switch (e.kind()) {
+      case pce::PceErrorKind::kIo:
+        return kInputError;  // a file that cannot be read or written, like any other
+      case pce::PceErrorKind::kWitness:
+        return kCircuitError;  // the witness does not fit the constraint system
+      case pce::PceErrorKind::kLimits:
+        return kInternalError;  // a limit of cuzk's compact form, not a fault of the input
+      case pce::PceErrorKind::kMissing:
+      case pce::PceErrorKind::kNotACache:
+      case pce::PceErrorKind::kVersion:
+      case pce::PceErrorKind::kOtherCircuit:
+      case pce::PceErrorKind::kTruncated:
+      case pce::PceErrorKind::kCorrupt:
+      case pce::PceErrorKind::kReadonly:
+        return kCacheError;
+    }
+    return kInternalError;
   } catch (const porep::PorepError& e) {
     spdlog::error("invalid C1 data: {}", e.what());
     return kInputError;

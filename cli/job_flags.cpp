@@ -40,7 +40,8 @@ void select_engine(job::ProveOptions& options, bool use_gpu, const std::string& 
     engine.memory_limit = *limit;
   }
   std::string why;
-  if (gpu::list_devices(&why).empty()) throw gpu::GpuError("--gpu: no GPU is visible (" + why + ")");
+  if (gpu::list_devices(&why).empty())
+    throw job::JobError(job::JobError::Kind::kNoGpu, "--gpu: no GPU is visible (" + why + ")");
   options.engine_factory = [engine](const std::string& params_path, const groth16::ParameterHeader& header) {
     return gpu::make_gpu_engine(params_path, header, engine);
   };

@@ -21,12 +21,15 @@
 #include "io/atomic_file.hpp"
 #include "io/param_names.hpp"
 #include "job/prove.hpp"
+#include "pce/cache.hpp"
 #include "pce/porep_pce.hpp"
 #include "pce/test_setup.hpp"
+#include "prover/algebra/bits.hpp"
 #include "prover/groth16/demo_circuit.hpp"
 #include "prover/groth16/fixed_base.hpp"
 #include "prover/groth16/parameters.hpp"
 #include "prover/groth16/setup.hpp"
+#include "prover/porep/param_names.hpp"
 #include "prover/porep/registered_proof.hpp"
 
 #ifdef CUZK_HAVE_CUDA
@@ -38,15 +41,19 @@ namespace {
 
 namespace fs = std::filesystem;
 
-std::vector<io::SectorSize> selected_sizes(const std::string& sector_size) {
-  if (sector_size.empty()) return {io::kAllSectorSizes.begin(), io::kAllSectorSizes.end()};
-  return {*io::parse_sector_size(sector_size)};  // the option's validator already accepted it
+std::vector<const porep::SectorShape*> selected_sizes(const std::string& sector_size) {
+  if (sector_size.empty()) {
+    std::vector<const porep::SectorShape*> all;
+    for (const porep::SectorShape& s : porep::all_sector_shapes()) all.push_back(&s);
+    return all;
+  }
+  return {porep::parse_sector_size(sector_size)};  // the option's validator already accepted it
 }
 
 void run_names(const std::string& sector_size) {
-  for (io::SectorSize s : selected_sizes(sector_size)) {
-    for (io::ParamFileKind kind : {io::ParamFileKind::kParams, io::ParamFileKind::kVerifyingKey}) {
-      fmt::print("{:<7} {}\n", io::format_sector_size(s), io::porep_param_file_name(s, kind));
+  for (const porep::SectorShape* s : selected_sizes(sector_size)) {
+    for (porep::ParamFileKind kind : {porep::ParamFileKind::kParams, porep::ParamFileKind::kVerifyingKey}) {
+      fmt::print("{:<7} {}\n", s->label, porep::param_file_name(*s, kind));
     }
   }
 }
@@ -57,26 +64,26 @@ void run_check(const std::string& params_dir_flag, const std::string& sector_siz
   std::error_code dir_ec;
   if (!fs::is_directory(dir, dir_ec)) spdlog::warn("{} is not a directory", dir.string());
   int ok = 0, mismatched = 0, missing = 0;
-  for (io::SectorSize s : selected_sizes(sector_size)) {
-    for (io::ParamFileKind kind : {io::ParamFileKind::kParams, io::ParamFileKind::kVerifyingKey}) {
-      const std::string name = io::porep_param_file_name(s, kind);
-      const std::optional<io::ManifestEntry> entry = io::find_manifest_entry(name);
+  for (const porep::SectorShape* s : selected_sizes(sector_size)) {
+    for (porep::ParamFileKind kind : {porep::ParamFileKind::kParams, porep::ParamFileKind::kVerifyingKey}) {
+      const std::string name = porep::param_file_name(*s, kind);
+      const std::optional<porep::ManifestEntry> entry = porep::find_manifest_entry(name);
       const fs::path path = dir / name;
       std::error_code ec;
       if (!fs::is_regular_file(path, ec)) {
-        fmt::print("MISSING   {:<7} {}\n", io::format_sector_size(s), name);
+        fmt::print("MISSING   {:<7} {}\n", s->label, name);
         ++missing;
         continue;
       }
       const auto start = std::chrono::steady_clock::now();
-      const std::string digest = io::filecoin_param_digest(path);
+      const std::string digest = porep::filecoin_param_digest(path);
       const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
       if (entry && digest == entry->digest) {
-        fmt::print("OK        {:<7} {} ({}, {:.1f} s)\n", io::format_sector_size(s), name,
+        fmt::print("OK        {:<7} {} ({}, {:.1f} s)\n", s->label, name,
                    human_bytes(fs::file_size(path)), seconds);
         ++ok;
       } else {
-        fmt::print("MISMATCH  {:<7} {}\n          digest {} expected {}\n", io::format_sector_size(s), name,
+        fmt::print("MISMATCH  {:<7} {}\n          digest {} expected {}\n", s->label, name,
                    digest, entry ? std::string(entry->digest) : "(no manifest entry)");
         ++mismatched;
       }
@@ -96,16 +103,16 @@ void run_check(const std::string& params_dir_flag, const std::string& sector_siz
 }
 
 void print_manifest_match(const fs::path& path, bool compute_digest) {
-  const std::optional<io::ManifestEntry> entry = io::find_manifest_entry(path.filename().string());
+  const std::optional<porep::ManifestEntry> entry = porep::find_manifest_entry(path.filename().string());
   if (!entry) {
     fmt::print("manifest:     not a Filecoin PoRep parameter file name\n");
   } else {
     fmt::print("manifest:     {} sector, cid {}, digest {}\n",
-               io::format_sector_size(static_cast<io::SectorSize>(entry->sector_size)), entry->cid,
+               porep::find_sector_shape(entry->sector_size)->label, entry->cid,
                entry->digest);
   }
   if (compute_digest) {
-    const std::string digest = io::filecoin_param_digest(path);
+    const std::string digest = porep::filecoin_param_digest(path);
     const bool match = entry && digest == entry->digest;
     fmt::print("digest:       {}{}\n", digest, entry ? (match ? " (matches)" : " (MISMATCH)") : "");
     if (entry && !match) throw CLI::RuntimeError(kParameterError);
@@ -135,14 +142,13 @@ void run_info(const std::string& file, bool check_points, bool compute_digest) {
                v.length_offset);
   }
   const std::uint64_t domain = info.domain_size();
-  int log2 = 0;
-  while ((std::uint64_t{1} << log2) < domain) ++log2;
   fmt::print("inputs:       {} (ONE included)\n", info.num_inputs());
   fmt::print("aux:          {}\n", info.num_aux());
   fmt::print("domain size:  {}{}\n", domain,
-             (std::uint64_t{1} << log2) == domain ? fmt::format(" = 2^{}", log2) : " (NOT a power of two)");
+             algebra::is_power_of_two(domain) ? fmt::format(" = 2^{}", algebra::log2_floor(domain))
+                                              : std::string(" (NOT a power of two)"));
   fmt::print("vk bytes:     {}\n", info.vk_bytes());
-  if ((std::uint64_t{1} << log2) != domain) {
+  if (!algebra::is_power_of_two(domain)) {
     spdlog::error("{}: h has {} points; a domain of {} is not a power of two", file, domain - 1, domain);
     throw CLI::RuntimeError(kParameterError);
   }
@@ -186,11 +192,10 @@ void run_porep_setup(const PorepSetupFlags& f) {
     return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   };
   const porep::SectorShape* shape = porep::parse_sector_size(f.sector_size);
-  const io::SectorSize size = *io::parse_sector_size(f.sector_size);
   const fs::path dir = f.params_dir.empty() ? io::parameter_cache_dir() : fs::path(f.params_dir);
-  const fs::path params_path = dir / io::porep_param_file_name(size, io::ParamFileKind::kParams);
-  const fs::path vk_path = dir / io::porep_param_file_name(size, io::ParamFileKind::kVerifyingKey);
-  const fs::path meta_path = dir / io::porep_param_file_name(size, io::ParamFileKind::kMeta);
+  const fs::path params_path = dir / porep::param_file_name(*shape, porep::ParamFileKind::kParams);
+  const fs::path vk_path = dir / porep::param_file_name(*shape, porep::ParamFileKind::kVerifyingKey);
+  const fs::path meta_path = dir / porep::param_file_name(*shape, porep::ParamFileKind::kMeta);
   if (!f.force && (fs::exists(params_path) || fs::exists(vk_path))) {
     spdlog::error("{} already exists; pass --force to replace it",
                   fs::exists(params_path) ? params_path.string() : vk_path.string());
@@ -208,12 +213,8 @@ void run_porep_setup(const PorepSetupFlags& f) {
   }
   fs::create_directories(dir);
 
-  // The PCE cache directory, as `cuzk prove` chooses it (job/prove.cpp): the flag, CUZK_PCE_CACHE, or
-  // <params dir>/pce.
-  const char* env = std::getenv("CUZK_PCE_CACHE");
-  const fs::path pce_dir = !f.pce_cache_dir.empty() ? fs::path(f.pce_cache_dir)
-                           : (env && *env)          ? fs::path(env)
-                                                    : dir / "pce";
+  // The PCE cache directory by the one rule (pce::cache_dir): the flag, CUZK_PCE_CACHE, or <params dir>/pce.
+  const fs::path pce_dir = pce::cache_dir(f.pce_cache_dir, dir);
   const auto circuit = porep::StackedCircuitShape::from_sector(*shape);
   spdlog::info("params setup {}: loading or building the constraint cache in {}", shape->label,
                pce_dir.string());
@@ -242,7 +243,7 @@ void run_porep_setup(const PorepSetupFlags& f) {
 CLI::Validator sector_size_validator() {
   return CLI::Validator(
       [](std::string& value) -> std::string {
-        return io::parse_sector_size(value)
+        return porep::parse_sector_size(value)
                    ? std::string()
                    : "expected 2KiB, 8MiB, 512MiB, 32GiB, 64GiB or the size in bytes";
       },
@@ -255,7 +256,7 @@ void register_params_commands(CLI::App& app) {
   params->require_subcommand(1);
 
   auto sector_size = std::make_shared<std::string>();
-  CLI::App* names = params->add_subcommand("names", "Print the v28 .params/.vk file names (spec 5.2)");
+  CLI::App* names = params->add_subcommand("names", "Print the v28 .params/.vk file names (rust-fil-proofs parameter_cache.rs)");
   names->add_option("--sector-size", *sector_size, "Only this size: 2KiB 8MiB 512MiB 32GiB 64GiB or bytes")
       ->check(sector_size_validator());
   names->callback([sector_size] { run_names(*sector_size); });

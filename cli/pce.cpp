@@ -1,6 +1,7 @@
 // `cuzk pce build|info`: pre-compiled constraint caches (pce/).
-//   build (--circuit demo | --sector-size X) [--cache-dir DIR] [--force]: load-or-build the cache file of
-//         a circuit (with --force: rebuild and rewrite it even when a valid one exists);
+//   build (--circuit demo | --sector-size X) [--cache-dir DIR] [--params-dir DIR] [--force]: load-or-build
+//         the cache file of a circuit in pce::cache_dir's directory (with --force: rebuild and rewrite it
+//         even when a valid one exists);
 //   info FILE: header, counts, sizes on disk and in memory, and a full checksum verification.
 #include <fmt/format.h>
 #include <omp.h>
@@ -14,10 +15,12 @@
 
 #include "cli/commands.hpp"
 #include "cli/format.hpp"
+#include "io/param_names.hpp"
 #include "pce/cache.hpp"
 #include "pce/cache_file.hpp"
 #include "pce/compact_r1cs.hpp"
 #include "pce/porep_pce.hpp"
+#include "prover/algebra/hex_bytes.hpp"
 #include "prover/groth16/demo_circuit.hpp"
 #include "prover/porep/circuit.hpp"
 #include "prover/porep/registered_proof.hpp"
@@ -36,6 +39,7 @@ struct BuildOptions {
   std::string circuit;
   std::string sector_size;
   std::string cache_dir;
+  std::string params_dir;
   bool force = false;
   unsigned threads = 0;
   int level = pce::WriteOptions{}.compression_level;
@@ -45,7 +49,8 @@ struct BuildOptions {
 const pce::CacheKey kDemoKey{"demo", "groth16 demo circuit v1 secrets=3,5,7 rounds=50"};
 
 void run_build(const BuildOptions& o) {
-  const fs::path dir = o.cache_dir.empty() ? pce::default_cache_dir() : fs::path(o.cache_dir);
+  const fs::path dir =
+      pce::cache_dir(o.cache_dir, o.params_dir.empty() ? io::parameter_cache_dir() : fs::path(o.params_dir));
   pce::CacheKey key;
   pce::BuildFn build;
   if (!o.sector_size.empty()) {
@@ -88,7 +93,7 @@ void run_info(const std::string& file, unsigned threads) {
   fmt::print("file:          {}\n", file);
   fmt::print("format:        CUZKPCE version {}\n", h.format_version);
   fmt::print("circuit:       {}\n", h.description);
-  fmt::print("circuit id:    {}\n", pce::to_hex(h.circuit_id));
+  fmt::print("circuit id:    {}\n", algebra::bytes_to_hex(h.circuit_id));
   fmt::print("constraints:   {}\n", n);
   fmt::print("inputs:        {} (including ONE)\n", h.num_inputs);
   fmt::print("aux:           {}\n", h.num_aux);
@@ -104,7 +109,7 @@ void run_info(const std::string& file, unsigned threads) {
              h.compressed_bytes()
                  ? static_cast<double>(h.content_bytes) / static_cast<double>(h.compressed_bytes())
                  : 0.0);
-  fmt::print("content digest: {} (SHA-256 of the chunks' XXH64s)\n", pce::to_hex(h.content_digest));
+  fmt::print("content digest: {} (SHA-256 of the chunks' XXH64s)\n", algebra::bytes_to_hex(h.content_digest));
 
   const auto start = std::chrono::steady_clock::now();
   const pce::CompactR1cs pce = pce::read_cache_file(file, std::nullopt, threads);
@@ -141,7 +146,10 @@ void register_pce_commands(CLI::App& app) {
   circuit->excludes(sector);
   sector->excludes(circuit);
   build->add_option("--cache-dir", build_opts->cache_dir,
-                    "Cache directory (default: env CUZK_PCE_CACHE, else $FIL_PROOFS_PARAMETER_CACHE/pce)");
+                    "Cache directory (default: $CUZK_PCE_CACHE, else <params dir>/pce, as `cuzk prove`)");
+  build->add_option("--params-dir", build_opts->params_dir,
+                    "The parameter directory whose pce/ subdirectory holds the cache (default: "
+                    "$FIL_PROOFS_PARAMETER_CACHE or /var/tmp/filecoin-proof-parameters)");
   build->add_flag("--force", build_opts->force, "Rebuild and rewrite even when a valid cache exists");
   build->add_option("--threads", build_opts->threads, "Compression threads (0: all)");
   build->add_option("--level", build_opts->level, "zstd compression level")->check(CLI::Range(1, 19));

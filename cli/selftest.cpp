@@ -24,6 +24,7 @@
 #include "io/atomic_file.hpp"
 #include "io/io_error.hpp"
 #include "io/temp_dir.hpp"
+#include "job/prove.hpp"
 #include "prover/algebra/hex_bytes.hpp"
 #include "prover/groth16/demo_circuit.hpp"
 #include "prover/groth16/proof.hpp"
@@ -39,41 +40,6 @@ using algebra::Fr;
 
 double seconds_since(std::chrono::steady_clock::time_point start) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-}
-
-// Decimal digits of a canonical field element (the form snarkjs and most JSON tools use).
-std::string fr_to_decimal(const Fr& x) {
-  auto limbs = x.to_canonical();                                   // little-endian 64-bit limbs
-  constexpr std::uint64_t kChunk = 10'000'000'000'000'000'000ull;  // 10^19 < 2^64
-  std::vector<std::uint64_t> chunks;                               // base 10^19, least significant first
-  auto is_zero = [&] {
-    for (auto l : limbs) {
-      if (l != 0) return false;
-    }
-    return true;
-  };
-  do {
-    unsigned __int128 rem = 0;
-    for (std::size_t i = limbs.size(); i-- > 0;) {
-      unsigned __int128 cur = (rem << 64) | limbs[i];
-      limbs[i] = static_cast<std::uint64_t>(cur / kChunk);
-      rem = cur % kChunk;
-    }
-    chunks.push_back(static_cast<std::uint64_t>(rem));
-  } while (!is_zero());
-  std::string out = fmt::format("{}", chunks.back());
-  for (std::size_t i = chunks.size() - 1; i-- > 0;) out += fmt::format("{:019}", chunks[i]);
-  return out;
-}
-
-// One partition: [["y0", "y1", ...]] (scripts/noble/verify.mjs reads one array per partition).
-std::string public_inputs_json(std::span<const Fr> inputs) {
-  std::string out = "[[";
-  for (std::size_t i = 0; i < inputs.size(); ++i) {
-    out += fmt::format("{}\"{}\"", i ? ", " : "", fr_to_decimal(inputs[i]));
-  }
-  out += "]]\n";
-  return out;
 }
 
 void run_selftest(const std::string& out_flag, bool keep) {
@@ -118,7 +84,8 @@ void run_selftest(const std::string& out_flag, bool keep) {
   const fs::path proof_path = dir / "demo.proof";
   const fs::path inputs_path = dir / "demo.public.json";
   io::write_file_atomic(proof_path, proof_bytes);
-  const std::string json = public_inputs_json(circuit.public_inputs());
+  const std::vector<Fr> inputs(circuit.public_inputs().begin(), circuit.public_inputs().end());
+  const std::string json = job::public_inputs_json({inputs});  // one partition
   io::write_file_atomic(inputs_path,
                         std::span(reinterpret_cast<const std::uint8_t*>(json.data()), json.size()));
 

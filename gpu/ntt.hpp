@@ -1,5 +1,5 @@
 // Number-theoretic transforms over the BLS12-381 scalar field Fr on the GPU, and the H step of
-// Groth16 (spec 9.1) built from them.
+// Groth16 (docs/circuit.md §10) built from them.
 //
 // Semantics follow the CPU prover (prover/groth16/domain.hpp): a forward transform evaluates
 // sum_i x_i w^(ij) with w the primitive 2^k-th root of unity 7^((r-1)/2^k) squared down as bellperson

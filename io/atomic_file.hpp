@@ -1,7 +1,7 @@
 // Atomic whole-file writes: the bytes go to a temporary file in the destination's directory, are
 // fsync'ed, and the temporary is renamed over the destination (then the directory is fsync'ed). A
 // reader sees either the old file or the complete new one, never a half-written file: a failed or
-// killed run leaves no truncated proof or parameter file behind (DESIGN.md, io/).
+// killed run leaves no truncated proof or parameter file behind (docs/formats.md).
 #pragma once
 
 #include <cstdint>

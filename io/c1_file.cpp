@@ -128,7 +128,7 @@ ColumnProof read_column_proof(JsonReader& r, const std::string& what) {
         } else if (g == 1) {
           c.column.rows = read_domains(r);
         } else {
-          r.read_null();  // PhantomData: serde writes null (spec 1.2)
+          r.read_null();  // PhantomData: serde writes null (docs/formats.md, "C1 files")
         }
       });
     } else {

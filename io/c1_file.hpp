@@ -1,5 +1,5 @@
 // Reading and writing commit-phase-1 output files:
-//  - raw serde JSON of filecoin-proofs-api SealCommitPhase1Output (spec 1.1-1.4), and
+//  - raw serde JSON of filecoin-proofs-api SealCommitPhase1Output (docs/formats.md, "C1 files"), and
 //  - the lotus-bench / curio envelope {"SectorNum": i64, "Phase1Out": base64(raw JSON), "SectorSize": u64}.
 // Parsing is a strict pull parse over the mmapped file (no DOM): unknown, missing and duplicate
 // fields, wrong array lengths and malformed JSON are io::IoError naming the file, the offset and the

@@ -13,7 +13,7 @@
 
 #include "io/atomic_file.hpp"
 #include "io/c1_file.hpp"
-#include "io/param_names.hpp"
+#include "pce/cache.hpp"
 #include "pce/porep_pce.hpp"
 #include "prover/algebra/hex_bytes.hpp"
 #include "prover/groth16/prover.hpp"
@@ -23,15 +23,12 @@
 #include "job/two_stage.hpp"
 #include "prover/porep/c1_validate.hpp"
 #include "prover/porep/challenges.hpp"
+#include "prover/porep/param_names.hpp"
 #include "prover/porep/synthesis.hpp"
 
 namespace cuzk::job {
 
 namespace {
-
-io::SectorSize io_size(const porep::SectorShape& shape) {
-  return static_cast<io::SectorSize>(shape.sector_size);
-}
 
 std::string sector_name(const std::string& c1_path, const porep::C1Output& c1) {
   if (c1.sector_num) return std::to_string(*c1.sector_num);
@@ -45,13 +42,13 @@ void progress(const ProveOptions& o, const std::string& message) {
 }  // namespace
 
 std::string ParameterStore::params_path(const porep::SectorShape& shape) const {
-  return (std::filesystem::path(dir_) / io::porep_param_file_name(io_size(shape), io::ParamFileKind::kParams))
+  return (std::filesystem::path(dir_) / porep::param_file_name(shape, porep::ParamFileKind::kParams))
       .string();
 }
 
 std::string ParameterStore::vk_path(const porep::SectorShape& shape) const {
   return (std::filesystem::path(dir_) /
-          io::porep_param_file_name(io_size(shape), io::ParamFileKind::kVerifyingKey))
+          porep::param_file_name(shape, porep::ParamFileKind::kVerifyingKey))
       .string();
 }
 
@@ -354,11 +351,8 @@ class FrontStage {
     if (it != pce_by_size_.end()) return it->second;
     const porep::StackedCircuitShape shape = porep::StackedCircuitShape::from_sector(*proof.shape);
     PhaseTimer pce_timer;
-    // Beside the parameters used in this run, unless CUZK_PCE_CACHE or the flag says otherwise.
-    const char* env = std::getenv("CUZK_PCE_CACHE");
-    std::filesystem::path dir = !options_.pce_cache_dir.empty() ? std::filesystem::path(options_.pce_cache_dir)
-                                : (env && *env)                 ? std::filesystem::path(env)
-                                                                : std::filesystem::path(options_.params_dir) / "pce";
+    // The rule of every command: the flag, else CUZK_PCE_CACHE, else beside the parameters of this run.
+    const std::filesystem::path dir = pce::cache_dir(options_.pce_cache_dir, options_.params_dir);
     pce::LoadResult loaded = pce::load_or_build_porep(dir, shape, options_.pce_readonly);
     progress(options_, std::string(loaded.built ? "built" : "loaded") + " the constraint cache " +
                            loaded.path.string() +
@@ -412,7 +406,8 @@ class FrontStage {
           JobError::Kind::kUnsatisfiedCircuit,
           where + ": public input " + std::to_string(i) +
               " from the vanilla proofs differs from the one the verifier derives (challenge " +
-              std::to_string(i < 3 ? 0 : (i - 3) / 18) +
+              std::to_string(i < porep::kSectorInputs ? 0
+                                                      : (i - porep::kSectorInputs) / porep::kInputsPerChallenge) +
               "): the C1 file does not match its replica_id, seed or proof type");
     }
     phases["inputs"] += inputs_timer.elapsed();
@@ -637,7 +632,10 @@ std::string public_inputs_json(const std::vector<std::vector<algebra::Fr>>& inpu
   return j.dump() + "\n";
 }
 
-std::string to_json(const RunReport& report) {
+namespace {
+
+// The one description of a run report; to_json and to_yaml write it (docs/formats.md, "Run reports").
+nlohmann::json report_json(const RunReport& report) {
   nlohmann::json j;
   j["tool"] = "cuzk";
   j["engine"] = report.engine;
@@ -662,44 +660,45 @@ std::string to_json(const RunReport& report) {
                             {"total", {{"wall_s", s.total.wall_s}, {"cpu_s", s.total.cpu_s}}},
                             {"phases", phases_json(s.phases)}});
   }
-  return j.dump(2) + "\n";
+  return j;
+}
+
+void emit_yaml(YAML::Emitter& out, const nlohmann::json& j) {
+  if (j.is_object()) {
+    out << YAML::BeginMap;
+    for (const auto& [key, value] : j.items()) {
+      out << YAML::Key << key << YAML::Value;
+      emit_yaml(out, value);
+    }
+    out << YAML::EndMap;
+  } else if (j.is_array()) {
+    out << YAML::BeginSeq;
+    for (const auto& value : j) emit_yaml(out, value);
+    out << YAML::EndSeq;
+  } else if (j.is_string()) {
+    out << j.get<std::string>();
+  } else if (j.is_boolean()) {
+    out << j.get<bool>();
+  } else if (j.is_number_unsigned()) {
+    out << j.get<std::uint64_t>();
+  } else if (j.is_number_integer()) {
+    out << j.get<std::int64_t>();
+  } else if (j.is_number_float()) {
+    out << j.get<double>();
+  } else {
+    out << YAML::Null;
+  }
+}
+
+}  // namespace
+
+std::string to_json(const RunReport& report) {
+  return report_json(report).dump(2) + "\n";
 }
 
 std::string to_yaml(const RunReport& report) {
   YAML::Emitter out;
-  auto phases = [&](const std::map<std::string, PhaseTime>& ps) {
-    out << YAML::BeginMap;
-    for (const auto& [name, t] : ps)
-      out << YAML::Key << name << YAML::Value << YAML::Flow << YAML::BeginMap << YAML::Key << "wall_s"
-          << YAML::Value << t.wall_s << YAML::Key << "cpu_s" << YAML::Value << t.cpu_s << YAML::EndMap;
-    out << YAML::EndMap;
-  };
-  out << YAML::BeginMap;
-  out << YAML::Key << "tool" << YAML::Value << "cuzk";
-  out << YAML::Key << "engine" << YAML::Value << report.engine;
-  out << YAML::Key << "overlap" << YAML::Value << report.overlap;
-  out << YAML::Key << "peak_rss_bytes" << YAML::Value << report.peak_rss_bytes;
-  out << YAML::Key << "peak_anon_bytes" << YAML::Value << report.peak_anon_bytes;
-  out << YAML::Key << "peak_file_bytes" << YAML::Value << report.peak_file_bytes;
-  out << YAML::Key << "peak_device_bytes" << YAML::Value << report.peak_device_bytes;
-  out << YAML::Key << "total_wall_s" << YAML::Value << report.total.wall_s;
-  out << YAML::Key << "shared_phases" << YAML::Value;
-  phases(report.shared_phases);
-  out << YAML::Key << "sectors" << YAML::Value << YAML::BeginSeq;
-  for (const auto& s : report.sectors) {
-    out << YAML::BeginMap;
-    out << YAML::Key << "c1" << YAML::Value << s.c1_path;
-    out << YAML::Key << "sector" << YAML::Value << s.sector;
-    out << YAML::Key << "proof_type" << YAML::Value << s.proof_type;
-    out << YAML::Key << "partitions" << YAML::Value << s.partitions;
-    out << YAML::Key << "proof_file" << YAML::Value << s.proof_path;
-    out << YAML::Key << "verified" << YAML::Value << s.verified;
-    out << YAML::Key << "total_wall_s" << YAML::Value << s.total.wall_s;
-    out << YAML::Key << "phases" << YAML::Value;
-    phases(s.phases);
-    out << YAML::EndMap;
-  }
-  out << YAML::EndSeq << YAML::EndMap;
+  emit_yaml(out, report_json(report));
   return std::string(out.c_str()) + "\n";
 }
 

@@ -47,7 +47,7 @@ struct ProveOptions {
   // Synthesis through the pre-compiled constraint cache (WitnessGen + SpMV; issue 6), loaded or built
   // once per circuit shape. Off: direct synthesis (ProvingAssignment), kept for checking.
   bool use_pce = true;
-  std::string pce_cache_dir;  // empty: pce::default_cache_dir()
+  std::string pce_cache_dir;  // the flag of pce::cache_dir's rule (empty: CUZK_PCE_CACHE, else <params_dir>/pce)
   bool pce_readonly = false;  // refuse to build or rebuild a cache
   // The engine of the heavy proving steps, made once per parameter set from its .params file and header
   // (the CLI's --gpu passes the GPU engine's factory, which reads the bases straight to the device); empty:

@@ -7,6 +7,7 @@
 #include <sstream>
 
 #include "io/io_error.hpp"
+#include "job/bench_report.hpp"
 
 namespace cuzk::job {
 
@@ -62,7 +63,7 @@ TimingReport read_timing_report(const std::string& path) {
   r.path = path;
   if (j.contains("peak_rss_bytes") && j["peak_rss_bytes"].is_number_unsigned())
     r.peak_rss_bytes = j["peak_rss_bytes"].get<std::uint64_t>();
-  if (j.value("format", "") == "cuzk-bench-1") {
+  if (j.value("format", "") == kBenchFormat) {
     r.kind = "bench";
     if (!j.contains("phases") || !j["phases"].is_object())
       throw io::IoError(path, "bench report without phases");

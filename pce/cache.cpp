@@ -13,10 +13,15 @@ namespace cuzk::pce {
 
 namespace fs = std::filesystem;
 
-fs::path default_cache_dir() {
+fs::path cache_dir(const std::string& flag, const fs::path& params_dir) {
+  if (!flag.empty()) return flag;
   const char* env = std::getenv("CUZK_PCE_CACHE");
   if (env != nullptr && *env != '\0') return env;
-  return io::parameter_cache_dir() / "pce";
+  return params_dir / "pce";
+}
+
+fs::path default_cache_dir() {
+  return cache_dir("", io::parameter_cache_dir());
 }
 
 fs::path cache_path(const fs::path& cache_dir, const CacheKey& key) {

@@ -24,8 +24,12 @@
 
 namespace cuzk::pce {
 
-// CUZK_PCE_CACHE when set and not empty, else <parameter cache>/pce with the parameter cache of
-// io::parameter_cache_dir() (FIL_PROOFS_PARAMETER_CACHE, default /var/tmp/filecoin-proof-parameters).
+// The one rule for where PCE caches live, shared by `cuzk prove`, `cuzk bench` and `cuzk pce build`:
+// `flag` (--pce-cache-dir, --cache-dir) when given, else CUZK_PCE_CACHE when set and not empty, else
+// <params_dir>/pce, beside the parameters the run uses.
+std::filesystem::path cache_dir(const std::string& flag, const std::filesystem::path& params_dir);
+// cache_dir with no flag and io::parameter_cache_dir() (FIL_PROOFS_PARAMETER_CACHE, default
+// /var/tmp/filecoin-proof-parameters).
 std::filesystem::path default_cache_dir();
 
 struct CacheKey {

@@ -2,7 +2,6 @@
 
 #include <fcntl.h>
 #include <omp.h>
-#include <openssl/evp.h>
 #include <sys/stat.h>
 #include <unistd.h>
 #include <zstd.h>
@@ -23,6 +22,7 @@
 #include "io/io_error.hpp"
 #include "pce/errors.hpp"
 #include "pce/xxhash64.hpp"
+#include "prover/algebra/hex_bytes.hpp"
 
 namespace cuzk::pce {
 
@@ -33,45 +33,7 @@ namespace {
 
 namespace fs = std::filesystem;
 
-// ---------------------------------------------------------------------------------------------------------
-// SHA-256 through OpenSSL's EVP interface (SHA-NI where the CPU has it).
-class Sha256 {
- public:
-  Sha256() : ctx_(EVP_MD_CTX_new()) {
-    if (ctx_ == nullptr) throw std::runtime_error("OpenSSL: cannot allocate a digest context");
-    reset();
-  }
-  ~Sha256() { EVP_MD_CTX_free(ctx_); }
-  Sha256(const Sha256&) = delete;
-  Sha256& operator=(const Sha256&) = delete;
-
-  void reset() {
-    if (EVP_DigestInit_ex(ctx_, EVP_sha256(), nullptr) != 1)
-      throw std::runtime_error("OpenSSL: SHA-256 init");
-  }
-  void update(const void* data, std::size_t size) {
-    if (size != 0 && EVP_DigestUpdate(ctx_, data, size) != 1)
-      throw std::runtime_error("OpenSSL: SHA-256 update");
-  }
-  Digest finish() {
-    Digest d{};
-    unsigned int len = 0;
-    if (EVP_DigestFinal_ex(ctx_, d.data(), &len) != 1 || len != d.size()) {
-      throw std::runtime_error("OpenSSL: SHA-256 final");
-    }
-    reset();
-    return d;
-  }
-
- private:
-  EVP_MD_CTX* ctx_;
-};
-
-Digest sha256_bytes(std::span<const std::uint8_t> bytes) {
-  Sha256 h;
-  h.update(bytes.data(), bytes.size());
-  return h.finish();
-}
+using hash::Sha256;
 
 // ---------------------------------------------------------------------------------------------------------
 // Little-endian field access on byte buffers.
@@ -127,7 +89,7 @@ std::array<std::uint8_t, kHeaderSize> encode_header(const CacheHeader& h) {
   put_u32(b.data() + off::kLevel, h.compression_level);
   std::memcpy(b.data() + off::kContentDigest, h.content_digest.data(), 32);
   std::memcpy(b.data() + off::kIndexDigest, h.index_digest.data(), 32);
-  const Digest hd = sha256_bytes(std::span<const std::uint8_t>(b.data(), off::kHeaderDigest));
+  const Digest hd = hash::sha256(std::span<const std::uint8_t>(b.data(), off::kHeaderDigest));
   std::memcpy(b.data() + off::kHeaderDigest, hd.data(), 32);
   return b;
 }
@@ -250,7 +212,7 @@ ChunkEntry decode_entry(const std::uint8_t* p) {
 Digest content_digest_of(const std::vector<ChunkEntry>& entries) {
   std::vector<std::uint8_t> hashes(entries.size() * 8);
   for (std::size_t k = 0; k < entries.size(); ++k) put_u64(hashes.data() + 8 * k, entries[k].content_hash);
-  return sha256_bytes(hashes);
+  return hash::sha256(hashes);
 }
 
 struct CCtxDeleter {
@@ -374,7 +336,7 @@ CacheHeader parse_header(const InputFile& in, const fs::path& path, std::vector<
              std::to_string(kHeaderSize) + "-byte header");
   }
   std::memcpy(h.header_digest.data(), b + off::kHeaderDigest, 32);
-  if (sha256_bytes(std::span<const std::uint8_t>(b, off::kHeaderDigest)) != h.header_digest) {
+  if (hash::sha256(std::span<const std::uint8_t>(b, off::kHeaderDigest)) != h.header_digest) {
     fail(PceErrorKind::kCorrupt, path, "header checksum mismatch: the header is corrupt");
   }
   if (get_u32(b + off::kHeaderSize) != kHeaderSize)
@@ -443,25 +405,11 @@ CacheHeader parse_header(const InputFile& in, const fs::path& path, std::vector<
 constexpr std::size_t kHashWindow = 128 * 1024;
 
 std::string describe_circuit(const std::string& description, const Digest& id) {
-  return "'" + description + "' (id " + to_hex(id).substr(0, 16) + "...)";
+  return "'" + description + "' (id " + algebra::bytes_to_hex(id).substr(0, 16) + "...)";
 }
 
 }  // namespace
 
-Digest sha256(std::string_view bytes) {
-  return sha256_bytes(
-      std::span<const std::uint8_t>(reinterpret_cast<const std::uint8_t*>(bytes.data()), bytes.size()));
-}
-
-std::string to_hex(const Digest& d) {
-  static constexpr char kDigits[] = "0123456789abcdef";
-  std::string s;
-  for (std::uint8_t x : d) {
-    s += kDigits[x >> 4];
-    s += kDigits[x & 15];
-  }
-  return s;
-}
 
 // ---------------------------------------------------------------------------------------------------------
 
@@ -580,18 +528,11 @@ CacheHeader read_cache_header(const fs::path& path) {
   return parse_header(file, path, index);
 }
 
-CompactR1cs read_cache_file(const fs::path& path, const std::optional<std::string_view>& expected_description,
-                            unsigned threads, CacheHeader* header_out) {
-  InputFile file(path);
-  std::vector<std::uint8_t> index;
-  CacheHeader h = parse_header(file, path, index);
-  if (expected_description && circuit_id(*expected_description) != h.circuit_id) {
-    fail(PceErrorKind::kOtherCircuit, path,
-         "built for another circuit: " + describe_circuit(h.description, h.circuit_id) + ", expected " +
-             describe_circuit(std::string(*expected_description), circuit_id(*expected_description)));
-  }
+namespace {
 
-  // The index: chunks back to back from the end of the description to the start of the index.
+// The index: chunks back to back from the end of the description to the start of the index.
+std::vector<ChunkEntry> read_chunk_index(const CacheHeader& h, const std::vector<std::uint8_t>& index,
+                                         const fs::path& path) {
   std::vector<ChunkEntry> entries(h.num_chunks);
   std::uint64_t expected_offset = h.body_offset();
   for (std::uint64_t k = 0; k < h.num_chunks; ++k) {
@@ -607,13 +548,17 @@ CompactR1cs read_cache_file(const fs::path& path, const std::optional<std::strin
   if (expected_offset != h.index_offset()) {
     fail(PceErrorKind::kCorrupt, path, "the chunks do not end where the index starts");
   }
+  return entries;
+}
 
-  // Destination vectors of the final sizes; the chunks decompress straight into them.
+// Destination vectors of the final sizes, so that the chunks decompress straight into them; the
+// coefficient table goes to `table_bytes` first (its values are checked after decompression).
+CompactR1cs sized_destination(const CacheHeader& h, std::vector<std::uint8_t>& table_bytes) {
   CompactR1cs pce;
   pce.num_inputs = h.num_inputs;
   pce.num_aux = h.num_aux;
   pce.table.resize(h.table_size);
-  std::vector<std::uint8_t> table_bytes(h.table_size * 32);
+  table_bytes.resize(h.table_size * 32);
   const std::pair<CompactMatrix*, std::uint64_t> matrices[] = {
       {&pce.a, h.nnz_a}, {&pce.b, h.nnz_b}, {&pce.c, h.nnz_c}};
   for (auto [m, nnz] : matrices) {
@@ -624,8 +569,83 @@ CompactR1cs read_cache_file(const fs::path& path, const std::optional<std::strin
   pce.densities.a_aux.resize(h.num_aux);
   pce.densities.b_input.resize(h.num_inputs);
   pce.densities.b_aux.resize(h.num_aux);
+  return pce;
+}
+
+// Decompresses one frame into content bytes [begin, begin + size) of `segments`, hashing the content
+// as it comes out. Returns what is wrong with the frame, or an empty string.
+std::string decompress_chunk(ZSTD_DCtx* dctx, Xxh64& hash, std::span<const std::uint8_t> compressed,
+                             const std::vector<Segment>& segments, std::uint64_t begin, std::uint64_t size) {
+  hash.reset();
+  ZSTD_DCtx_reset(dctx, ZSTD_reset_session_only);
+  ZSTD_inBuffer in{compressed.data(), compressed.size(), 0};
+  std::string problem;
+  std::size_t last_rc = 1;
+  for_each_piece(segments, begin, begin + size, [&](std::uint8_t* p, std::size_t n) {
+    // Window by window, so that each window is hashed while it is still in the cache.
+    for (std::size_t done = 0; problem.empty() && done < n;) {
+      ZSTD_outBuffer out{p + done, std::min(kHashWindow, n - done), 0};
+      while (problem.empty() && out.pos < out.size) {
+        const std::size_t before_in = in.pos, before_out = out.pos;
+        last_rc = ZSTD_decompressStream(dctx, &out, &in);
+        if (ZSTD_isError(last_rc)) {
+          problem = std::string("zstd: ") + ZSTD_getErrorName(last_rc);
+        } else if (in.pos == before_in && out.pos == before_out) {
+          problem = "the frame ends before its content";
+        }
+      }
+      if (problem.empty()) hash.update(p + done, out.size);
+      done += out.size;
+    }
+  });
+  if (problem.empty() && last_rc != 0) {
+    // All content is out; the frame must end exactly here, with no byte to spare.
+    std::uint8_t spare = 0;
+    ZSTD_outBuffer out{&spare, 1, 0};
+    last_rc = ZSTD_decompressStream(dctx, &out, &in);
+    if (ZSTD_isError(last_rc) || out.pos != 0 || last_rc != 0) problem = "the frame does not end with its content";
+  }
+  if (problem.empty() && in.pos != in.size) problem = "bytes after the end of the frame";
+  return problem;
+}
+
+// The checks on the decompressed whole: the content digest, canonical coefficients, the matrices'
+// structure and the density popcounts of the header.
+void check_content(CompactR1cs& pce, const std::vector<std::uint8_t>& table_bytes, const CacheHeader& h,
+                   const std::vector<ChunkEntry>& entries, const fs::path& path) {
+  if (content_digest_of(entries) != h.content_digest) {
+    fail(PceErrorKind::kCorrupt, path, "content checksum mismatch");
+  }
+  for (std::size_t i = 0; i < pce.table.size(); ++i) {
+    if (!Fr::from_bytes_le(table_bytes.data() + 32 * i, pce.table[i])) {
+      fail(PceErrorKind::kCorrupt, path, "coefficient " + std::to_string(i) + " is not a canonical field element");
+    }
+  }
+  validate(pce, path.string());
+  if (pce.densities.a_aux.popcount() != h.density_a_aux || pce.densities.b_input.popcount() != h.density_b_input ||
+      pce.densities.b_aux.popcount() != h.density_b_aux) {
+    fail(PceErrorKind::kCorrupt, path, "density popcounts differ from the header's");
+  }
+}
+
+}  // namespace
+
+CompactR1cs read_cache_file(const fs::path& path, const std::optional<std::string_view>& expected_description,
+                            unsigned threads, CacheHeader* header_out) {
+  InputFile file(path);
+  std::vector<std::uint8_t> index;
+  CacheHeader h = parse_header(file, path, index);
+  if (expected_description && circuit_id(*expected_description) != h.circuit_id) {
+    fail(PceErrorKind::kOtherCircuit, path,
+         "built for another circuit: " + describe_circuit(h.description, h.circuit_id) + ", expected " +
+             describe_circuit(std::string(*expected_description), circuit_id(*expected_description)));
+  }
+  const std::vector<ChunkEntry> entries = read_chunk_index(h, index, path);
+  std::vector<std::uint8_t> table_bytes;
+  CompactR1cs pce = sized_destination(h, table_bytes);
   const std::vector<Segment> segments = content_segments(pce, table_bytes);
 
+  // The frames in parallel; the error reported is the lowest chunk's.
   std::atomic<bool> failed{false};
   std::mutex error_mutex;
   struct ChunkError {
@@ -633,7 +653,7 @@ CompactR1cs read_cache_file(const fs::path& path, const std::optional<std::strin
     PceErrorKind kind;
     std::string message;
   };
-  std::optional<ChunkError> first_error;  // the lowest chunk's
+  std::optional<ChunkError> first_error;
   auto report = [&](std::uint64_t k, const std::string& message, PceErrorKind kind = PceErrorKind::kCorrupt) {
     std::lock_guard lock(error_mutex);
     if (!first_error || k < first_error->chunk) first_error = ChunkError{k, kind, message};
@@ -655,43 +675,13 @@ CompactR1cs read_cache_file(const fs::path& path, const std::optional<std::strin
       try {
         compressed.resize(e.compressed_size);
         file.read(e.offset, e.compressed_size, compressed.data());
-        const std::uint8_t* src = compressed.data();
-        if (Xxh64::of(src, e.compressed_size) != e.compressed_hash) {
+        if (Xxh64::of(compressed.data(), e.compressed_size) != e.compressed_hash) {
           report(k, where + ": compressed data checksum mismatch");
           continue;
         }
-        hash.reset();
-        ZSTD_DCtx_reset(dctx.get(), ZSTD_reset_session_only);
-        ZSTD_inBuffer in{src, e.compressed_size, 0};
-        const std::uint64_t begin = static_cast<std::uint64_t>(k) * h.chunk_bytes;
-        std::string problem;
-        std::size_t last_rc = 1;
-        for_each_piece(segments, begin, begin + e.uncompressed_size, [&](std::uint8_t* p, std::size_t n) {
-          // Window by window, so that each window is hashed while it is still in the cache.
-          for (std::size_t done = 0; problem.empty() && done < n;) {
-            ZSTD_outBuffer out{p + done, std::min(kHashWindow, n - done), 0};
-            while (problem.empty() && out.pos < out.size) {
-              const std::size_t before_in = in.pos, before_out = out.pos;
-              last_rc = ZSTD_decompressStream(dctx.get(), &out, &in);
-              if (ZSTD_isError(last_rc)) {
-                problem = std::string("zstd: ") + ZSTD_getErrorName(last_rc);
-              } else if (in.pos == before_in && out.pos == before_out) {
-                problem = "the frame ends before its content";
-              }
-            }
-            if (problem.empty()) hash.update(p + done, out.size);
-            done += out.size;
-          }
-        });
-        if (problem.empty() && last_rc != 0) {
-          // All content is out; the frame must end exactly here, with no byte to spare.
-          std::uint8_t spare = 0;
-          ZSTD_outBuffer out{&spare, 1, 0};
-          last_rc = ZSTD_decompressStream(dctx.get(), &out, &in);
-          if (ZSTD_isError(last_rc) || out.pos != 0 || last_rc != 0)
-            problem = "the frame does not end with its content";
-        }
-        if (problem.empty() && in.pos != in.size) problem = "bytes after the end of the frame";
+        const std::string problem = decompress_chunk(dctx.get(), hash, compressed, segments,
+                                                     static_cast<std::uint64_t>(k) * h.chunk_bytes,
+                                                     e.uncompressed_size);
         if (!problem.empty()) {
           report(k, where + ": " + problem);
           continue;
@@ -708,22 +698,7 @@ CompactR1cs read_cache_file(const fs::path& path, const std::optional<std::strin
     if (first_error->kind != PceErrorKind::kCorrupt) throw PceError(first_error->kind, first_error->message);
     fail(PceErrorKind::kCorrupt, path, first_error->message);
   }
-
-  if (content_digest_of(entries) != h.content_digest) {
-    fail(PceErrorKind::kCorrupt, path, "content checksum mismatch");
-  }
-  for (std::size_t i = 0; i < pce.table.size(); ++i) {
-    if (!Fr::from_bytes_le(table_bytes.data() + 32 * i, pce.table[i])) {
-      fail(PceErrorKind::kCorrupt, path,
-           "coefficient " + std::to_string(i) + " is not a canonical field element");
-    }
-  }
-  validate(pce, path.string());
-  if (pce.densities.a_aux.popcount() != h.density_a_aux ||
-      pce.densities.b_input.popcount() != h.density_b_input ||
-      pce.densities.b_aux.popcount() != h.density_b_aux) {
-    fail(PceErrorKind::kCorrupt, path, "density popcounts differ from the header's");
-  }
+  check_content(pce, table_bytes, h, entries, path);
   if (header_out) *header_out = std::move(h);
   return pce;
 }

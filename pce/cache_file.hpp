@@ -48,6 +48,7 @@
 #include <string_view>
 
 #include "pce/compact_r1cs.hpp"
+#include "prover/hash/hash.hpp"
 
 namespace cuzk::pce {
 
@@ -57,14 +58,12 @@ inline constexpr std::size_t kHeaderSize = 320;
 inline constexpr std::size_t kIndexEntrySize = 40;
 inline constexpr std::size_t kMaxDescriptionBytes = 64 * 1024;
 
-using Digest = std::array<std::uint8_t, 32>;
-Digest sha256(std::string_view bytes);
-std::string to_hex(const Digest& d);
+using Digest = hash::Digest32;
 
 // The circuit id: SHA-256 of the canonical description string of everything that defines the
 // circuit's shape (the caller writes it, e.g. "stacked-drg v1 nodes=64 layers=2 challenges=2 arities=8-0-0").
 inline Digest circuit_id(std::string_view description) {
-  return sha256(description);
+  return hash::sha256(description);
 }
 
 struct CacheHeader {

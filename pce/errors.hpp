@@ -1,5 +1,5 @@
 // The pce layer's one exception type. Every message names the file (where there is one) and what is
-// wrong with it; cli/errors.cpp maps PceError to exit code kCacheError.
+// wrong with it; cli/errors.cpp maps each kind to its exit code (docs/exit-codes.md).
 #pragma once
 
 #include <stdexcept>

@@ -8,7 +8,7 @@
 //
 // The circuit depends only on the shape (nodes, layers, challenges per partition, tree arities): the
 // PoRep variants (interactive, synthetic, NI) and API versions of one sector size share it, as they share
-// the Groth16 parameters (spec 2), so they share one cache file.
+// the Groth16 parameters (docs/circuit.md §1), so they share one cache file.
 #pragma once
 
 #include <filesystem>

@@ -1,5 +1,5 @@
 // Wall and CPU time of a phase, and the process's peak resident memory: every phase of cuzk reports
-// its own time from the first version on (DESIGN.md, lesson 1), so each change is an A/B of its own.
+// its own time, so that each change can be measured against the one before (docs/formats.md, "Run reports").
 #pragma once
 
 #include <sys/resource.h>

@@ -1,6 +1,6 @@
 // Boolean / AllocatedBit / UInt32 / AllocatedNum / multipack gadgets against bellpepper's published tests
 // (bellpepper-core gadgets/boolean.rs, num.rs; bellpepper gadgets/uint32.rs, multipack.rs) and the
-// rules of spec §9.2.
+// rules of docs/circuit.md §8.1.
 #include <gtest/gtest.h>
 
 #include <array>
@@ -173,7 +173,7 @@ TEST(Boolean, XorAndOrOverAllOperandKinds) {
 }
 
 TEST(Boolean, XorIsOperandIsFirstArgument) {
-  // Spec §9.2 xor rule 6: for Is x and Not y, in either order, the xor constraint is (2x, y, x + y - c).
+  // bellpepper-core boolean.rs xor, the Is/Not case (docs/circuit.md §8.1): for Is x and Not y, in either order, the xor constraint is (2x, y, x + y - c).
   for (bool is_first : {true, false}) {
     r1cs::Recorder rec;
     AllocatedBit x = AllocatedBit::alloc(rec, false);  // aux 0
@@ -220,7 +220,7 @@ TEST(Boolean, EnforceEqualAllCombinations) {
 }
 
 // sha256_ch and sha256_maj over every combination of operand kinds: the value, satisfaction, and the
-// costs spec §9.2 derives (0 when all constant or folded, 1 for ch's generic case, 2 for maj's).
+// costs the rules of docs/circuit.md §8.1 give (0 when all constant or folded, 1 for ch's generic case, 2 for maj's).
 TEST(Boolean, Sha256ChMajAllOperandKinds) {
   for (Operand x : kOperands) {
     for (Operand y : kOperands) {
@@ -362,7 +362,7 @@ TEST(UInt32, AddmanyAllocatedWithCorruptedResultBit) {
 }
 
 TEST(UInt32, AddmanyResultBitWidths) {
-  // Spec §9.2: n = 2 -> 33 bits, 3-4 -> 34, 5-8 -> 35, 9-10 -> 36.
+  // bellpepper uint32.rs addmany (docs/circuit.md §8.1): n = 2 -> 33 bits, 3-4 -> 34, 5-8 -> 35, 9-10 -> 36.
   const std::size_t expected_bits[11] = {0, 0, 33, 34, 34, 35, 35, 35, 35, 36, 36};
   for (std::size_t n = 2; n <= 10; ++n) {
     Counter cs;
@@ -420,7 +420,7 @@ TEST(UInt32, Sha256ChMajMatchNative) {
 // --- AllocatedNum ---------------------------------------------------------------------------------------
 
 TEST(AllocatedNum, ToBitsLeCostsAndValues) {
-  // Spec §4.3: 255 booleanity constraints + 1 unpacking constraint; bits are the canonical LE bits.
+  // bellpepper-core num.rs to_bits_le (docs/circuit.md §4): 255 booleanity constraints + 1 unpacking constraint; bits are the canonical LE bits.
   auto rng = test::seeded_rng("AllocatedNum.ToBitsLeCostsAndValues");
   for (int iter = 0; iter < 10; ++iter) {
     Fr r = test::random_field<Fr>(rng);

@@ -1,5 +1,5 @@
 // EvaluationDomain and compute_h against naive O(n^2) evaluation, published constants (blstrs
-// ROOT_OF_UNITY, spec 9.1) and polynomial identities checked by schoolbook arithmetic.
+// ROOT_OF_UNITY, docs/circuit.md §10) and polynomial identities checked by schoolbook arithmetic.
 #include <gtest/gtest.h>
 
 #include <random>
@@ -76,7 +76,7 @@ TEST(EvaluationDomain, SizesAndLimits) {
 }
 
 TEST(EvaluationDomain, RootsOfUnityMatchBlstrs) {
-  // blstrs v0.7.1 ROOT_OF_UNITY (canonical value from spec 9.1), of order exactly 2^32; the domain of
+  // blstrs v0.7.1 ROOT_OF_UNITY (canonical value, docs/circuit.md §10), of order exactly 2^32; the domain of
   // size 2^exp uses it squared (32 - exp) times.
   const Fr root =
       Fr::from_canonical(hex_to_limbs<4>("16a2a19edfe81f20d09b681922c813b4b63683508c2280b93829971f439f0d2b"));

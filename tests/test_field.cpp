@@ -61,14 +61,14 @@ TYPED_TEST(FieldLaws, EdgeValues) {
 }
 
 TEST(Fr, TwoAdicRootOfUnity) {
-  // spec 9.1: ROOT_OF_UNITY = 7^t has order exactly 2^32, with the published canonical value.
+  // blstrs v0.7.1 src/scalar.rs (docs/circuit.md §10): ROOT_OF_UNITY = 7^t has order exactly 2^32, with the published canonical value.
   Fr root = Fr::generator().pow(Fr::kTrace);
   EXPECT_EQ(root.to_hex(), "0x16a2a19edfe81f20d09b681922c813b4b63683508c2280b93829971f439f0d2b");
   Fr x = root;
   for (int i = 0; i < 31; ++i) x = x.square();
   EXPECT_EQ(x, -Fr::one());
   EXPECT_EQ(Fr::generator().legendre(), -1) << "7 is a quadratic non-residue";
-  // blstrs stores MULTIPLICATIVE_GENERATOR in Montgomery form as these limbs (spec 9.1).
+  // blstrs stores MULTIPLICATIVE_GENERATOR in Montgomery form as these limbs (blstrs v0.7.1 src/scalar.rs).
   Limbs<4> mont7 = {0x0000000efffffff1, 0x17e363d300189c0f, 0xff9c57876f8457b0, 0x351332208fc5a8c4};
   EXPECT_EQ(Fr::from_u64(7).montgomery(), mont7);
 }

@@ -1,6 +1,6 @@
 // Real Filecoin PoRep proofs: rust-fil-proofs filecoin-proofs/tests/seal_regression_records-v16.json
 // (JSON Lines, one sealed sector per line, `proof` = the MultiProof bytes: 192 per partition;
-// reference/porep-c2-spec.md 1.6 and 9.7), copied to ../shared/testdata/filecoin/.
+// filecoin-proofs/tests/seal_regression_records-v16.json, docs/circuit.md §9), copied to ../shared/testdata/filecoin/.
 //
 // Every partition proof must decode with full checks (a, c in G1, b in G2, none at infinity, as
 // bellperson's Proof::read_many) and re-encode to the same bytes; single-bit corruptions must be
@@ -90,7 +90,7 @@ TEST_F(FilecoinProofs, EveryPartitionProofDecodesWithFullChecksAndReencodes) {
   std::set<std::string> distinct;
   for (const Record& r : records_) {
     ++records_by_size[r.sector_size];
-    // The MultiProof length is partitions * 192 (porep-c2-spec.md 9.7).
+    // The MultiProof length is partitions * 192 (rfp MultiProof::write; docs/formats.md, "Proof files").
     ASSERT_EQ(r.proof.size(), r.partitions * Proof::kSize) << r.sector_size << " " << r.api_version;
     std::vector<Proof> proofs = cuzk::io::parse_proofs(r.proof, "regression record", PointCheck::kFull);
     ASSERT_EQ(proofs.size(), r.partitions);
@@ -111,7 +111,7 @@ TEST_F(FilecoinProofs, EveryPartitionProofDecodesWithFullChecksAndReencodes) {
       records_.size(), partitions, distinct.size(), seconds);
   for (const auto& [size, n] : records_by_size)
     std::printf("[filecoin]   sector size %llu: %zu records\n", static_cast<unsigned long long>(size), n);
-  EXPECT_EQ(records_.size(), 448u);  // porep-c2-spec.md 1.6: 4*31 + 4*22 + 114 + 116 + 4 + 2
+  EXPECT_EQ(records_.size(), 448u);  // the v16 file's records: 4*31 + 4*22 + 114 + 116 + 4 + 2
   EXPECT_EQ(partitions, 502u);       // 442 one-partition records + 6 ten-partition (32/64 GiB) records
 }
 

@@ -50,7 +50,7 @@ void check_consistency(const GeneratedC1& g) {
       std::vector<const ColumnProof*> columns = {&rc.c_x};
       for (const auto& c : rc.drg_parents) columns.push_back(&c);
       for (const auto& c : rc.exp_parents) columns.push_back(&c);
-      std::uint32_t parents[kTotalGraphParents];
+      std::uint32_t parents[kGraphParents];
       graph.parents(challenges[i], parents);
       for (std::size_t j = 0; j < columns.size(); ++j) {
         if (j > 0) EXPECT_EQ(columns[j]->column.index, parents[j - 1]);
@@ -60,9 +60,9 @@ void check_consistency(const GeneratedC1& g) {
       for (unsigned l = 1; l <= proof.shape->layers; ++l) {
         Domain parent_labels[37];
         for (unsigned q = 0; q < 37; ++q) {
-          unsigned slot = l == 1 ? q % kDrgDegree : q % kTotalGraphParents;
+          unsigned slot = l == 1 ? q % kDrgParents : q % kGraphParents;
           const Column& col = columns[1 + slot]->column;
-          parent_labels[q] = slot < kDrgDegree ? col.rows[l - 1] : col.rows[l - 2];
+          parent_labels[q] = slot < kDrgParents ? col.rows[l - 1] : col.rows[l - 2];
         }
         EXPECT_EQ(label_node(c1.replica_id, l, challenges[i], parent_labels), rc.c_x.column.rows[l - 1])
             << "partition " << k << " challenge " << i << " layer " << l;
@@ -77,7 +77,7 @@ void check_consistency(const GeneratedC1& g) {
 }  // namespace
 
 TEST(TreeD, EmptySectorCommDMatchesRustFilProofs) {
-  // rfp filecoin-proofs/tests/pieces.rs test_compute_comm_d_empty (spec 9.7), 2KiB of zeros.
+  // rfp filecoin-proofs/tests/pieces.rs test_compute_comm_d_empty (docs/circuit.md §9), 2KiB of zeros.
   SparseTree tree(std::vector<unsigned>(6, 2), sha256_node, Domain{});
   tree.build();
   Domain expected = {252, 126, 146, 130, 150, 229, 22,  250, 173, 233, 134, 178, 143, 146, 212, 74,

@@ -328,7 +328,7 @@ TEST(Groth16, ParametersAndVkRoundTripByteIdentical) {
   const Parameters back_unchecked = Parameters::from_bytes(bytes, PointCheck::kUnchecked);
   EXPECT_EQ(back_unchecked, params);
 
-  // The .vk is the prefix of the .params image (spec 5.1).
+  // The .vk is the prefix of the .params image (docs/formats.md, "Groth16 parameters").
   const std::vector<std::uint8_t> vk_bytes = params.vk.to_bytes();
   ASSERT_EQ(vk_bytes.size(), 864 + 4 + 96 * params.vk.ic.size());
   EXPECT_TRUE(std::equal(vk_bytes.begin(), vk_bytes.end(), bytes.begin()));

@@ -1,5 +1,5 @@
 // Filecoin parameter names, manifest and digests against the published values in
-// reference/porep-c2-spec.md section 5.2 (which reproduces rust-fil-proofs' parameters.json).
+// rust-fil-proofs' root parameters.json (docs/formats.md, "File names, digests, directory").
 #include <gtest/gtest.h>
 #include <unistd.h>
 
@@ -12,62 +12,73 @@
 
 #include "io/io_error.hpp"
 #include "io/param_names.hpp"
+#include "prover/porep/param_names.hpp"
+#include "prover/porep/registered_proof.hpp"
 
-namespace cuzk::io {
+namespace cuzk::porep {
 namespace {
 
-// The "file id suffix (sha256)" column of the spec 5.2 table.
+using io::parameter_cache_dir;
+
+const SectorShape& shape(const char* label) { return *parse_sector_size(label); }
+
+// The SHA-256 file ids of the ten PoRep entries of rust-fil-proofs' parameters.json.
 struct PublishedSuffix {
-  SectorSize size;
+  const char* size;
   const char* sha256;
   const char* shape;
 };
 constexpr PublishedSuffix kPublished[] = {
-    {SectorSize::k2KiB, "032d3138d22506ec0082ed72b2dcba18df18477904e35bafee82b3793b06832f", "8-0-0"},
-    {SectorSize::k8MiB, "ecd683648512ab1765faa2a5f14bab48f676e633467f0aa8aad4b55dcb0652bb", "8-0-0"},
-    {SectorSize::k512MiB, "6babf46ce344ae495d558e7770a585b2382d54f225af8ed0397b8be7c3fcd472", "8-0-0"},
-    {SectorSize::k32GiB, "82a357d2f2ca81dc61bb45f4a762807aedee1b0a53fd6c4e77b46a01bfef7820", "8-8-0"},
-    {SectorSize::k64GiB, "96f1b4a04c5c51e4759bbf224bbc2ef5a42c7100f16ec0637123f16a845ddfb2", "8-8-2"},
+    {"2KiB", "032d3138d22506ec0082ed72b2dcba18df18477904e35bafee82b3793b06832f", "8-0-0"},
+    {"8MiB", "ecd683648512ab1765faa2a5f14bab48f676e633467f0aa8aad4b55dcb0652bb", "8-0-0"},
+    {"512MiB", "6babf46ce344ae495d558e7770a585b2382d54f225af8ed0397b8be7c3fcd472", "8-0-0"},
+    {"32GiB", "82a357d2f2ca81dc61bb45f4a762807aedee1b0a53fd6c4e77b46a01bfef7820", "8-8-0"},
+    {"64GiB", "96f1b4a04c5c51e4759bbf224bbc2ef5a42c7100f16ec0637123f16a845ddfb2", "8-8-2"},
 };
 
 TEST(ParamNames, IdentifierSha256MatchesPublishedSuffixForAllSizes) {
   for (const auto& p : kPublished) {
-    EXPECT_EQ(porep_identifier_sha256(p.size), p.sha256) << format_sector_size(p.size);
-    EXPECT_EQ(porep_cache_identifier(p.size),
+    EXPECT_EQ(identifier_sha256(shape(p.size)), p.sha256) << p.size;
+    EXPECT_EQ(cache_identifier(shape(p.size)),
               std::string("stacked-proof-of-replication-merkletree-poseidon_hasher-") + p.shape +
                   "-sha256_hasher-" + p.sha256);
   }
 }
 
-TEST(ParamNames, Full2KiBNamesEqualSpec) {
-  // Spec 5.2 "Full 2KiB names".
+TEST(ParamNames, Full2KiBNamesEqualTheManifest) {
+  // The 2KiB entries of rust-fil-proofs' parameters.json.
   const std::string stem =
       "v28-stacked-proof-of-replication-merkletree-poseidon_hasher-8-0-0-sha256_hasher-"
       "032d3138d22506ec0082ed72b2dcba18df18477904e35bafee82b3793b06832f";
-  EXPECT_EQ(porep_param_file_name(SectorSize::k2KiB, ParamFileKind::kParams), stem + ".params");
-  EXPECT_EQ(porep_param_file_name(SectorSize::k2KiB, ParamFileKind::kVerifyingKey), stem + ".vk");
-  EXPECT_EQ(porep_param_file_name(SectorSize::k2KiB, ParamFileKind::kMeta), stem + ".meta");
+  EXPECT_EQ(param_file_name(shape("2KiB"), ParamFileKind::kParams), stem + ".params");
+  EXPECT_EQ(param_file_name(shape("2KiB"), ParamFileKind::kVerifyingKey), stem + ".vk");
+  EXPECT_EQ(param_file_name(shape("2KiB"), ParamFileKind::kMeta), stem + ".meta");
 }
 
 TEST(ParamNames, Identifier2KiBIsTheRfpFormat) {
   // rfp layered_drgporep::PublicParams::identifier() with N = 2048/32 = 64, 2 layers, 2 challenges.
   EXPECT_EQ(
-      porep_public_params_identifier(SectorSize::k2KiB),
+      public_params_identifier(shape("2KiB")),
       "layered_drgporep::PublicParams{ graph: stacked_graph::StackedGraph{expansion_degree: 8 base_graph: "
       "drgraph::BucketGraph{size: 64; degree: 6; hasher: poseidon_hasher} }, challenges: LayerChallenges { "
       "layers: 2, max_count: 2 }, tree: merkletree-poseidon_hasher-8-0-0 }");
 }
 
-TEST(ParamNames, ShapesFollowSpecSection2) {
-  EXPECT_EQ(porep_shape(SectorSize::k2KiB).nodes, 64u);
-  EXPECT_EQ(porep_shape(SectorSize::k8MiB).nodes, std::uint64_t{1} << 18);
-  EXPECT_EQ(porep_shape(SectorSize::k512MiB).nodes, std::uint64_t{1} << 24);
-  EXPECT_EQ(porep_shape(SectorSize::k32GiB).nodes, std::uint64_t{1} << 30);
-  EXPECT_EQ(porep_shape(SectorSize::k64GiB).nodes, std::uint64_t{1} << 31);
-  EXPECT_EQ(porep_shape(SectorSize::k32GiB).layers, 11u);
-  EXPECT_EQ(porep_shape(SectorSize::k32GiB).partitions, 10u);
-  EXPECT_EQ(porep_shape(SectorSize::k32GiB).challenges_per_partition, 18u);
-  EXPECT_EQ(porep_shape(SectorSize::k2KiB).partitions, 1u);
+TEST(ParamNames, ShapesFollowRustFilProofs) {
+  // rfp filecoin-proofs/src/constants.rs (docs/circuit.md §1).
+  EXPECT_EQ(shape("2KiB").nodes, 64u);
+  EXPECT_EQ(shape("8MiB").nodes, std::uint64_t{1} << 18);
+  EXPECT_EQ(shape("512MiB").nodes, std::uint64_t{1} << 24);
+  EXPECT_EQ(shape("32GiB").nodes, std::uint64_t{1} << 30);
+  EXPECT_EQ(shape("64GiB").nodes, std::uint64_t{1} << 31);
+  EXPECT_EQ(shape("32GiB").layers, 11u);
+  EXPECT_EQ(shape("32GiB").partitions, 10u);
+  EXPECT_EQ(shape("32GiB").challenges_per_partition, 18u);
+  EXPECT_EQ(shape("2KiB").partitions, 1u);
+  for (const SectorShape& s : all_sector_shapes()) EXPECT_EQ(s.nodes * kNodeBytes, s.sector_size) << s.label;
+  // The verifying key's ic length: 40 for 2 challenges, 328 for 18 (rfp PR #1325 for 32GiB).
+  EXPECT_EQ(shape("2KiB").inputs_per_partition(), 40u);
+  EXPECT_EQ(shape("32GiB").inputs_per_partition(), 328u);
 }
 
 TEST(ParamNames, ManifestHasOneParamsAndOneVkPerSizeAndNamesMatchComputed) {
@@ -78,38 +89,37 @@ TEST(ParamNames, ManifestHasOneParamsAndOneVkPerSizeAndNamesMatchComputed) {
     EXPECT_EQ(e.digest.size(), 32u) << e.file_name;
     EXPECT_EQ(e.cid.substr(0, 2), "Qm") << e.file_name;
   }
-  for (SectorSize s : kAllSectorSizes) {
+  for (const SectorShape& s : all_sector_shapes()) {
     for (ParamFileKind kind : {ParamFileKind::kParams, ParamFileKind::kVerifyingKey}) {
-      const std::string name = porep_param_file_name(s, kind);
+      const std::string name = param_file_name(s, kind);
       EXPECT_EQ(names.count(name), 1u) << name;
       auto entry = find_manifest_entry(name);
       ASSERT_TRUE(entry.has_value()) << name;
-      EXPECT_EQ(entry->sector_size, sector_bytes(s));
+      EXPECT_EQ(entry->sector_size, s.sector_size);
     }
   }
-  // Spec 5.2 table, 2KiB row.
-  auto vk = find_manifest_entry(porep_param_file_name(SectorSize::k2KiB, ParamFileKind::kVerifyingKey));
+  // rust-fil-proofs' parameters.json, the 2KiB .vk entry.
+  auto vk = find_manifest_entry(param_file_name(shape("2KiB"), ParamFileKind::kVerifyingKey));
   ASSERT_TRUE(vk.has_value());
   EXPECT_EQ(vk->digest, "dc1ade9929ade1708238f155343044ac");
   EXPECT_EQ(vk->cid, "QmamahpFCstMUqHi2qGtVoDnRrsXhid86qsfvoyCTKJqHr");
   EXPECT_FALSE(find_manifest_entry("v28-unknown.params").has_value());
 }
 
-TEST(ParamNames, SectorSizeParseAndFormat) {
-  for (SectorSize s : kAllSectorSizes) {
-    EXPECT_EQ(parse_sector_size(format_sector_size(s)), s);
-    EXPECT_EQ(parse_sector_size(std::to_string(sector_bytes(s))), s);
+TEST(ParamNames, SectorSizeParse) {
+  for (const SectorShape& s : all_sector_shapes()) {
+    EXPECT_EQ(parse_sector_size(s.label), &s);
+    EXPECT_EQ(parse_sector_size(std::to_string(s.sector_size)), &s);
   }
-  EXPECT_EQ(parse_sector_size("2KiB"), SectorSize::k2KiB);
-  EXPECT_EQ(parse_sector_size("2kib"), SectorSize::k2KiB);
-  EXPECT_EQ(parse_sector_size("2048"), SectorSize::k2KiB);
-  EXPECT_EQ(parse_sector_size("34359738368"), SectorSize::k32GiB);
-  EXPECT_EQ(format_sector_size(SectorSize::k512MiB), "512MiB");
-  EXPECT_FALSE(parse_sector_size("4KiB").has_value());  // a test-only shape, no production parameters
-  EXPECT_FALSE(parse_sector_size("4096").has_value());
-  EXPECT_FALSE(parse_sector_size("").has_value());
-  EXPECT_FALSE(parse_sector_size("2048x").has_value());
-  EXPECT_FALSE(parse_sector_size("-2048").has_value());
+  EXPECT_EQ(parse_sector_size("2kib"), &shape("2KiB"));
+  EXPECT_EQ(parse_sector_size("2048"), &shape("2KiB"));
+  EXPECT_EQ(parse_sector_size("34359738368"), &shape("32GiB"));
+  EXPECT_EQ(shape("512MiB").label, "512MiB");
+  EXPECT_EQ(parse_sector_size("4KiB"), nullptr);  // a test-only shape, no production parameters
+  EXPECT_EQ(parse_sector_size("4096"), nullptr);
+  EXPECT_EQ(parse_sector_size(""), nullptr);
+  EXPECT_EQ(parse_sector_size("2048x"), nullptr);
+  EXPECT_EQ(parse_sector_size("-2048"), nullptr);
 }
 
 TEST(ParamNames, CacheDirFollowsEnvironment) {
@@ -169,10 +179,10 @@ TEST(Blake2bFileErrors, MissingFileThrowsIoErrorNamingIt) {
   try {
     blake2b512_file_hex("/nonexistent/cuzk/file.params");
     FAIL() << "no exception";
-  } catch (const IoError& e) {
+  } catch (const io::IoError& e) {
     EXPECT_NE(std::string(e.what()).find("/nonexistent/cuzk/file.params"), std::string::npos);
   }
 }
 
 }  // namespace
-}  // namespace cuzk::io
+}  // namespace cuzk::porep

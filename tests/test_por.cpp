@@ -2,7 +2,7 @@
 //
 // Independent facts: rfp filecoin-proofs/tests/pieces.rs test_compute_comm_d_empty (comm_d of an all-zero
 // 2KiB and 128-byte sector); rfp filecoin-hashers poseidon.rs test_poseidon_hasher (binary Poseidon tree
-// over [1, 0, 0, 1]); rfp path lengths of spec section 2 (tree_r / tree_d path lengths per sector size).
+// over [1, 0, 0, 1]); rfp path lengths (storage-proofs-core/src/merkle/proof.rs) (tree_r / tree_d path lengths per sector size).
 #include <gtest/gtest.h>
 
 #include <vector>
@@ -55,7 +55,7 @@ TEST(MerkleNative, PoseidonBinaryTreeMatchesRustFilProofs) {
 }
 
 TEST(MerkleNative, PathLengthsMatchSectorTable) {
-  // Spec section 2: tree_r path lengths 2, 6, 8, 9+1, 9+1+1 and tree_d 6, 18, 24, 30, 31.
+  // rfp storage-proofs-core/src/merkle/proof.rs: tree_r path lengths 2, 6, 8, 9+1, 9+1+1 and tree_d 6, 18, 24, 30, 31.
   EXPECT_EQ(merkle::path_length(1u << 6, TreeShape{8}), 2u);
   EXPECT_EQ(merkle::path_length(1u << 18, TreeShape{8}), 6u);
   EXPECT_EQ(merkle::path_length(1u << 24, TreeShape{8}), 8u);
@@ -362,7 +362,7 @@ TEST(PorCircuit, Sha256QuadAndOctTreesMatchRustFilProofsCounts) {
 
 TEST(PorCircuit, EnforceInclusionWithExistingVariables) {
   // The stacked circuit's enforce_inclusion: leaf and root already allocated, private root. Per level
-  // log2(a) + insert + Poseidon-a constraints, plus 2 (pack_into_inputs, equal); spec 9.4: tree C / R
+  // log2(a) + insert + Poseidon-a constraints, plus 2 (pack_into_inputs, equal); docs/circuit.md §9: tree C / R
   // levels cost 530 (arity 8) and 314 (arity 2).
   auto rng = cuzk::test::seeded_rng("PorCircuit.EnforceInclusionWithExistingVariables");
   const TreeShape shape{8, 8, 2};
@@ -420,7 +420,7 @@ TEST(PorCircuit, CheckerCatchesCorruptedPathValues) {
 }
 
 TEST(PorCircuit, SectorSizeInclusionCounts) {
-  // Spec 9.4 (derived from the published anchors): tree D PoR per challenge = 272,294 (2KiB, 6 levels),
+  // docs/circuit.md §9 (derived from the published anchors): tree D PoR per challenge = 272,294 (2KiB, 6 levels),
   // 1,361,462 (32GiB, 30 levels); Poseidon 8-8-0 (32GiB tree C/R) = 9 * 530 + 530 + 2.
   auto count = [](auto hash, std::size_t leaves, const TreeShape& shape) {
     r1cs::Counter counter;

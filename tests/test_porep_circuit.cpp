@@ -1,5 +1,5 @@
 // The StackedDRG PoRep circuit (prover/porep/circuit.hpp): constraint, input and aux counts against
-// rust-fil-proofs' published anchors (spec 3.5, 9.3, 9.4), the circuit's public inputs against the
+// rust-fil-proofs' published anchors (docs/circuit.md §9), the circuit's public inputs against the
 // verifier-side generate_public_inputs, satisfaction on gen-c1 output, tampered witnesses, the witness
 // systems agreeing with each other, and ProvingAssignment against Recorder matrices x witness.
 #include <gtest/gtest.h>
@@ -114,7 +114,7 @@ class InputsOnly : public cuzk::r1cs::Assignment {
 // --- counts ------------------------------------------------------------------------------------------
 
 TEST(StackedCircuitCounts, RustFilProofsTestCircuits) {
-  // rfp stacked_circuit.rs (spec 3.5): (inputs incl. ONE, constraints) for tree shapes 2-0-0, 8-0-0,
+  // rfp stacked_circuit.rs (docs/circuit.md §9): (inputs incl. ONE, constraints) for tree shapes 2-0-0, 8-0-0,
   // 8-4-0, 8-4-2.
   struct Case {
     unsigned base, sub, top;
@@ -131,7 +131,7 @@ TEST(StackedCircuitCounts, RustFilProofsTestCircuits) {
 
 TEST(StackedCircuitCounts, ProductionSectorSizes) {
   // 32GiB: rfp PR #1325 (130,278,541 constraints, 328 inputs); the others and every aux count are
-  // spec 9.4's derivation from the per-gadget rules.
+  // docs/circuit.md §9's derivation from the per-gadget rules.
   struct Case {
     const char* size;
     std::size_t constraints, inputs, aux;
@@ -168,7 +168,7 @@ TEST(LabelCircuit, RustFilProofsCreateLabelTest) {
   const Domain id = random_domain();
   std::array<Domain, 14> raw_parents;
   for (auto& p : raw_parents) p = random_domain();
-  std::array<Domain, kLabelParentCount> parents;
+  std::array<Domain, kLabelParents> parents;
   for (std::size_t q = 0; q < parents.size(); ++q) parents[q] = raw_parents[q % raw_parents.size()];
   constexpr std::uint32_t kLayer = 3;
   constexpr std::uint64_t kNode = 22;
@@ -183,7 +183,7 @@ TEST(LabelCircuit, RustFilProofsCreateLabelTest) {
   std::vector<std::vector<Boolean>> parent_bits;
   for (const Domain& p : parents) parent_bits.push_back(alloc_bytes_be(p));
   std::vector<Boolean> id_bits = alloc_bytes_be(id);
-  std::array<std::span<const Boolean>, kLabelParentCount> spans;
+  std::array<std::span<const Boolean>, kLabelParents> spans;
   for (std::size_t q = 0; q < spans.size(); ++q) spans[q] = parent_bits[q];
   auto label = create_label_circuit(
       cs, std::span<const Boolean>(id_bits), std::span<const std::span<const Boolean>>(spans),

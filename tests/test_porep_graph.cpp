@@ -1,4 +1,4 @@
-// The SDR parent graph and labels against rust-fil-proofs' published values (spec 9.5, 9.7).
+// The SDR parent graph and labels against rust-fil-proofs' published values (docs/circuit.md §3, §9).
 #include <gtest/gtest.h>
 
 #include <openssl/evp.h>
@@ -6,6 +6,7 @@
 #include <random>
 #include <vector>
 
+#include "prover/algebra/hex_bytes.hpp"
 #include "prover/porep/graph.hpp"
 #include "prover/porep/hashing.hpp"
 #include "prover/porep/challenges.hpp"
@@ -22,27 +23,19 @@ std::array<std::uint8_t, 32> filled(std::uint8_t v) {
 }
 
 std::vector<std::uint32_t> parents_of(const StackedGraph& g, std::uint64_t node) {
-  std::uint32_t p[kTotalGraphParents];
+  std::uint32_t p[kGraphParents];
   g.parents(node, p);
-  return {p, p + kTotalGraphParents};
+  return {p, p + kGraphParents};
 }
 
-std::string hex(const Digest32& d) {
-  static const char* digits = "0123456789abcdef";
-  std::string s;
-  for (auto b : d) {
-    s += digits[b >> 4];
-    s += digits[b & 15];
-  }
-  return s;
-}
+std::string hex(const Digest32& d) { return cuzk::algebra::bytes_to_hex(d); }
 
-// SHA-256 of the parent cache file: 14 LE u32 parents per node, nodes 0..N-1 (spec 9.5).
+// SHA-256 of the parent cache file: 14 LE u32 parents per node, nodes 0..N-1 (docs/circuit.md §3).
 std::string parent_cache_digest(const StackedGraph& g) {
   std::vector<std::uint8_t> bytes;
-  bytes.reserve(g.nodes() * kTotalGraphParents * 4);
+  bytes.reserve(g.nodes() * kGraphParents * 4);
   for (std::uint64_t v = 0; v < g.nodes(); ++v) {
-    std::uint32_t p[kTotalGraphParents];
+    std::uint32_t p[kGraphParents];
     g.parents(v, p);
     for (auto x : p)
       for (int b = 0; b < 4; ++b) bytes.push_back(static_cast<std::uint8_t>(x >> (8 * b)));
@@ -53,7 +46,7 @@ std::string parent_cache_digest(const StackedGraph& g) {
 }  // namespace
 
 TEST(StackedGraph, PublishedParentExamples) {
-  // spec 9.5 "Derived examples".
+  // Parents derived with the algorithm of docs/circuit.md §3 (it reproduces parent_cache.json).
   const auto* v1_1 = find_registered_seal_proof("StackedDrg2KiBV1_1");
   StackedGraph g(64, v1_1->porep_id(), v1_1->api_version);
   EXPECT_EQ(parents_of(g, 2), (std::vector<std::uint32_t>{1, 1, 1, 0, 1, 0, 30, 28, 55, 63, 63, 36, 37, 36}));
@@ -70,7 +63,7 @@ TEST(StackedGraph, PublishedParentExamples) {
 
 TEST(StackedGraph, ParentCacheDigestsOfRustFilProofs) {
   // rust-fil-proofs storage-proofs-porep/parent_cache.json (v28), entries for 2KiB and 8MiB with the
-  // V1 and V1_1 porep_ids (which entry is which is fixed by the file names, spec 9.5).
+  // V1 and V1_1 porep_ids (which entry is which is fixed by the file names, docs/circuit.md §3).
   struct Case {
     const char* proof;
     const char* digest;
@@ -162,7 +155,7 @@ TEST(Hashing, Blake2bOneBlockMatchesOpenSslAndRfc7693) {
 }
 
 TEST(Challenges, SyntheticMatchesRustFilProofsVector) {
-  // rfp challenges.rs test_synth_challenges_against_hardcoded (spec 9.6): nodes 2^10, replica_id = Fr 55,
+  // rfp challenges.rs test_synth_challenges_against_hardcoded (docs/circuit.md §2): nodes 2^10, replica_id = Fr 55,
   // comm_r = Fr 101, num_synth = 21, seed = [1; 32], 10 porep challenges.
   Domain replica{}, comm_r{};
   replica[0] = 55;

@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "prover/algebra/hex_bytes.hpp"
 #include "prover/gadgets/sha256.hpp"
 #include "prover/gadgets/sha256_native.hpp"
 #include "prover/r1cs/constraint_system.hpp"
@@ -20,15 +21,7 @@ using r1cs::Recorder;
 using r1cs::RecorderWithWitness;
 using r1cs::WitnessGen;
 
-std::string to_hex(std::span<const std::uint8_t> bytes) {
-  static const char* digits = "0123456789abcdef";
-  std::string s;
-  for (std::uint8_t b : bytes) {
-    s += digits[b >> 4];
-    s += digits[b & 15];
-  }
-  return s;
-}
+std::string to_hex(std::span<const std::uint8_t> bytes) { return algebra::bytes_to_hex(bytes); }
 
 std::vector<std::uint8_t> bytes_of(const std::string& s) {
   return {s.begin(), s.end()};
@@ -136,7 +129,7 @@ TEST(Sha256Gadget, FullBlockFromIvIs25840) {
   auto bits = alloc_message(counter, block);
   sha256_compression_function(counter, bits, sha256_iv());
   EXPECT_EQ(counter.num_constraints() - 512, 25840u);
-  EXPECT_EQ(counter.num_aux() - 512, 25814u);  // spec §9.2: every constraint but the 26 MultiEq allocates
+  EXPECT_EQ(counter.num_aux() - 512, 25814u);  // docs/circuit.md §8.1: every constraint but the 26 MultiEq allocates
 
   auto checker_bits = alloc_message(checker, block);
   auto out = sha256_block_no_padding(checker, checker_bits);
@@ -148,7 +141,7 @@ TEST(Sha256Gadget, FullBlockFromIvIs25840) {
 }
 
 TEST(Sha256Gadget, FullHashOf512BitsIs44874) {
-  // bellpepper test_full_hash: num_constraints - 512 == 44,874 (= 25,840 + 19,034, spec §9.2).
+  // bellpepper test_full_hash: num_constraints - 512 == 44,874 (= 25,840 + 19,034, docs/circuit.md §8.1).
   auto rng = test::seeded_rng("Sha256Gadget.FullHashOf512BitsIs44874");
   auto message = random_bytes(rng, 64);
   Counter counter;
@@ -159,7 +152,7 @@ TEST(Sha256Gadget, FullHashOf512BitsIs44874) {
 }
 
 TEST(Sha256Gadget, AllocatedChainingValueBlockCounts) {
-  // Spec §9.2 table: an allocated chaining value with 512 allocated bits costs 26,192 (aux 26,166).
+  // docs/circuit.md §5, the per-block costs: an allocated chaining value with 512 allocated bits costs 26,192 (aux 26,166).
   auto rng = test::seeded_rng("Sha256Gadget.AllocatedChainingValueBlockCounts");
   Counter counter;
   Sha256State state;
@@ -351,7 +344,7 @@ TEST(Sha256Function, HashLeafBitsCircuitIs45387) {
 }
 
 TEST(Sha256Function, Hash2CircuitMatchesNative) {
-  // Two AllocatedNums: 2 x 256 (to_bits_le) + 44,866 (spec §9.2: the constant pad bit at offset 248 of each
+  // Two AllocatedNums: 2 x 256 (to_bits_le) + 44,866 (docs/circuit.md §8.1: the constant pad bit at offset 248 of each
   // half saves 8) + 1 (pack_bits) = 45,379 constraints.
   auto rng = test::seeded_rng("Sha256Function.Hash2CircuitMatchesNative");
   Fr a = test::random_field<Fr>(rng), b = test::random_field<Fr>(rng);

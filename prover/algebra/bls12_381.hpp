@@ -22,7 +22,7 @@ struct FrParams {
   static constexpr std::size_t kLimbs = 4;
   static constexpr Limbs<4> kModulus =
       hex_to_limbs<4>("73eda753299d7d483339d80809a1d80553bda402fffe5bfeffffffff00000001");
-  // blstrs v0.7.1 Scalar::MULTIPLICATIVE_GENERATOR = 7 (spec 9.1); bellperson's coset shift.
+  // blstrs v0.7.1 Scalar::MULTIPLICATIVE_GENERATOR = 7 (docs/circuit.md §10); bellperson's coset shift.
   static constexpr u64 kGenerator = 7;
 };
 

@@ -16,6 +16,7 @@
 #include <type_traits>
 
 #include "prover/algebra/field_x86.hpp"
+#include "prover/algebra/hex_bytes.hpp"
 #include "prover/algebra/host_device.hpp"
 
 namespace cuzk::algebra {
@@ -457,15 +458,9 @@ class MontField {
 
   // Lowercase hex of the canonical value, big-endian, "0x"-prefixed.
   std::string to_hex() const {
-    static const char* digits = "0123456789abcdef";
     std::uint8_t bytes[kBytes];
     to_bytes_be(bytes);
-    std::string s = "0x";
-    for (std::uint8_t b : bytes) {
-      s += digits[b >> 4];
-      s += digits[b & 15];
-    }
-    return s;
+    return "0x" + bytes_to_hex(bytes);
   }
 };
 

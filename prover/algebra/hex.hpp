@@ -5,15 +5,9 @@
 #include <string_view>
 
 #include "prover/algebra/field.hpp"
+#include "prover/algebra/hex_bytes.hpp"
 
 namespace cuzk::algebra {
-
-constexpr int hex_digit_value(char c) {
-  if (c >= '0' && c <= '9') return c - '0';
-  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
-  if (c >= 'A' && c <= 'F') return c - 'A' + 10;
-  return -1;
-}
 
 // Accepts an optional "0x" prefix. Digits beyond 64*N bits are an error at compile time.
 template <std::size_t N>

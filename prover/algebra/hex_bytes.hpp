@@ -1,5 +1,6 @@
-// Lowercase hex of byte strings (proofs and points are printed this way: DESIGN.md, "proof printed as
-// lowercase hex") and the reverse. Host-only helpers.
+// Lowercase hex of byte strings (proofs and points are printed this way, as `cuzk prove` prints
+// `<sector> <hex>`: docs/formats.md, "Proof files") and the reverse: the one hex encoder of the project.
+// Host-only, no project dependencies.
 #pragma once
 
 #include <cstdint>
@@ -9,9 +10,14 @@
 #include <string_view>
 #include <vector>
 
-#include "prover/algebra/hex.hpp"
-
 namespace cuzk::algebra {
+
+constexpr int hex_digit_value(char c) {
+  if (c >= '0' && c <= '9') return c - '0';
+  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+  if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+  return -1;
+}
 
 inline std::string bytes_to_hex(std::span<const std::uint8_t> bytes) {
   static constexpr char kDigits[] = "0123456789abcdef";

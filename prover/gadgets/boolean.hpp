@@ -1,4 +1,4 @@
-// AllocatedBit and Boolean: bellpepper-core `gadgets/boolean.rs` (spec §9.2), with its constant folding.
+// AllocatedBit and Boolean: bellpepper-core `gadgets/boolean.rs` (docs/circuit.md §8.1), with its constant folding.
 //
 // Every operation here allocates and constrains exactly what bellpepper does, in the same order, and
 // folds constants the same way (an operation whose result is decided by constant operands adds nothing).

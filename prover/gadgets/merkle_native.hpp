@@ -1,4 +1,4 @@
-// Native Merkle trees as rust-fil-proofs builds them (spec 2, 3.3): binary SHA-256 trees with Filecoin's
+// Native Merkle trees as rust-fil-proofs builds them (docs/circuit.md §6): binary SHA-256 trees with Filecoin's
 // trimming (tree D) and Poseidon trees with base / sub / top arities (trees C and R_last).
 //
 // Tree shape (rfp `MerkleTreeWrapper<H, S, Base, Sub, Top>`): the leaves are split into
@@ -11,7 +11,7 @@
 // and the index of the current node among its arity children; the parent is
 // H(siblings with the current node inserted at index) (`InclusionPath::root`). The concatenated
 // little-endian digits give the leaf index (`path_index`), which is also what the circuit's packed
-// index bits equal (spec 3.3).
+// index bits equal (docs/circuit.md §6).
 #pragma once
 
 #include <array>

@@ -1,4 +1,4 @@
-// MultiEq: bellpepper `gadgets/multieq.rs` (spec §9.2). Packs several equalities lhs_i = rhs_i of at most
+// MultiEq: bellpepper `gadgets/multieq.rs` (docs/circuit.md §8.1). Packs several equalities lhs_i = rhs_i of at most
 // L_i bits each into one constraint (Σ 2^{offset_i} lhs_i) * ONE = Σ 2^{offset_i} rhs_i while the total
 // stays below Fr::CAPACITY (254) bits. Emits the pending constraint when it would overflow, and on
 // destruction (bellpepper's Drop) if anything is pending.

@@ -1,6 +1,6 @@
 // Merkle inclusion: rust-fil-proofs `storage-proofs-core/src/gadgets/por.rs` (`PoRCircuit::synthesize`,
 // `SubPath::synthesize`) and `storage-proofs-porep/src/stacked/circuit/params.rs` `enforce_inclusion`
-// (spec 3.3).
+// (docs/circuit.md §6).
 //
 // Per path element (base levels, then the sub level, then the top level; namespaces "base"/"sub"/"top",
 // then "merkle tree hash i"):
@@ -22,6 +22,7 @@
 #include <string>
 #include <vector>
 
+#include "prover/algebra/bits.hpp"
 #include "prover/gadgets/insertion.hpp"
 #include "prover/gadgets/merkle_native.hpp"
 #include "prover/gadgets/multipack.hpp"
@@ -66,9 +67,7 @@ namespace por_detail {
 inline std::size_t log2_exact(std::size_t arity) {
   if (arity < 2 || (arity & (arity - 1)) != 0)
     throw std::invalid_argument("por: arity must be a power of two");
-  std::size_t bits = 0;
-  while ((std::size_t{1} << bits) < arity) ++bits;
-  return bits;
+  return algebra::log2_floor(arity);
 }
 
 // rfp SubPath::synthesize over the given path elements.

@@ -1,4 +1,4 @@
-// neptune's legacy Poseidon circuit `circuit::poseidon_hash` (neptune v11 src/circuit.rs; spec 4.2), the
+// neptune's legacy Poseidon circuit `circuit::poseidon_hash` (neptune v11 src/circuit.rs; docs/circuit.md §8.2), the
 // only Poseidon gadget rust-fil-proofs uses, and rfp's `hash_md_circuit` built on it.
 //
 // Allocation and constraint order, exactly as neptune:

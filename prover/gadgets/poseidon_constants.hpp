@@ -1,4 +1,4 @@
-// Poseidon parameters exactly as neptune 11 builds them for BLS12-381 Fr (spec 4.2).
+// Poseidon parameters exactly as neptune 11 builds them for BLS12-381 Fr (docs/circuit.md §8.2).
 //
 // Everything is generated in code, as neptune does it, never pasted from tables:
 // - round numbers: neptune src/round_numbers.rs (a port of the Poseidon authors' calc_round_numbers.py,

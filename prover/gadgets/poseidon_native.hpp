@@ -7,7 +7,7 @@
 //
 // The legacy circuit `neptune::circuit::poseidon_hash` computes exactly the optimized-static
 // intermediate states, so `hash_with_circuit_witness` emits the circuit's auxiliary values directly
-// (the WitnessGen fast path), in the circuit's allocation order (spec 4.2):
+// (the WitnessGen fast path), in the circuit's allocation order (docs/circuit.md §8.2):
 //   first full round: for each preimage element i = 1..arity: (x + k)^2, (x + k)^4, (x + k)^5 + k';
 //   every later S-box: its input v (allocated from a linear combination), v^2, v^4, v^5 (+ k');
 //   then the output state[1].
@@ -35,7 +35,7 @@ Fr hash(std::span<const Fr> preimage);
 Fr hash_reference(const Constants& c, std::span<const Fr> preimage);
 
 // Number of constraints (= auxiliary variables) of neptune's legacy circuit for these constants:
-// 3 * arity + 4 * (width * full_rounds + partial_rounds - width) + 1 (spec 4.2).
+// 3 * arity + 4 * (width * full_rounds + partial_rounds - width) + 1 (docs/circuit.md §8.2).
 std::size_t circuit_constraint_count(const Constants& c);
 // Writes circuit_constraint_count(c) values to `aux` and returns the hash.
 Fr hash_with_circuit_witness(const Constants& c, std::span<const Fr> preimage, Fr* aux);

@@ -1,4 +1,4 @@
-// SHA-256 circuit: bellpepper `gadgets/sha256.rs` (spec §4.1, §9.2), and the rust-fil-proofs
+// SHA-256 circuit: bellpepper `gadgets/sha256.rs` (docs/circuit.md §8.1), and the rust-fil-proofs
 // `Sha256Function` circuits built on it (filecoin-hashers/src/sha256.rs).
 //
 // Bits are in SHA-256 message order: bit 8k + j is bit 7 - j (MSB first) of message byte k. The output is

@@ -1,24 +1,14 @@
 #include "prover/gadgets/sha256_native.hpp"
 
-#include <openssl/evp.h>
-
 #include <stdexcept>
 
 #include "prover/gadgets/sha256.hpp"
+#include "prover/hash/hash.hpp"
 
 namespace cuzk::gadgets::native {
 
-Sha256Digest sha256(std::span<const std::uint8_t> data) {
-  Sha256Digest out{};
-  unsigned int len = 0;
-  if (EVP_Digest(data.data(), data.size(), out.data(), &len, EVP_sha256(), nullptr) != 1 || len != 32) {
-    throw std::runtime_error("OpenSSL EVP_Digest(sha256) failed");
-  }
-  return out;
-}
-
 Sha256Digest sha256_trimmed(std::span<const std::uint8_t> data) {
-  Sha256Digest out = sha256(data);
+  Sha256Digest out = hash::sha256(data);
   out[31] &= 0b0011'1111;
   return out;
 }

@@ -5,13 +5,15 @@
 #include <cstdint>
 #include <span>
 
+#include "prover/hash/hash.hpp"
+
 namespace cuzk::gadgets::native {
 
-using Sha256Digest = std::array<std::uint8_t, 32>;
+using Sha256Digest = hash::Digest32;
 using Sha256Words = std::array<std::uint32_t, 8>;
 
-// SHA-256 of a byte string (OpenSSL).
-Sha256Digest sha256(std::span<const std::uint8_t> data);
+// SHA-256 of a byte string: prover/hash/hash.hpp.
+using hash::sha256;
 
 // rust-fil-proofs Sha256Domain::trim_to_fr32 applied to sha256(data): digest[31] &= 0b0011_1111, so the
 // digest read as a little-endian integer is < 2^254 (filecoin-hashers/src/sha256.rs, Sha256Function).

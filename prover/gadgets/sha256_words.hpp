@@ -1,7 +1,7 @@
 // Word-level SHA-256 compression for the constraint systems that record no constraints (WitnessGen,
 // Counter). It allocates the same aux variables, with the same values, in the same order as the
 // Boolean-by-Boolean gadget of sha256.hpp, and counts the same constraints (tests compare the two), but
-// treats a 32-bit word of Booleans as three masks, so the constant folding of spec §9.2 costs a few
+// treats a 32-bit word of Booleans as three masks, so the constant folding of docs/circuit.md §8.1 costs a few
 // bitwise operations per word instead of a branchy case analysis per bit.
 #pragma once
 
@@ -74,7 +74,7 @@ inline WordResult not_result(const WordResult& r) {
   return {not_word(r.word), r.allocated};
 }
 
-// Boolean::sha256_ch per bit, cases in bellpepper's order (spec §9.2). At most one allocation per bit.
+// Boolean::sha256_ch per bit, cases in bellpepper's order (docs/circuit.md §8.1). At most one allocation per bit.
 inline WordResult ch_words(const PackedWord& a, const PackedWord& b, const PackedWord& c) {
   std::uint32_t va = a.value(), vb = b.value(), vc = c.value();
   std::uint32_t ch = (va & vb) ^ (~va & vc);

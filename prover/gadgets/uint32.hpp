@@ -1,4 +1,4 @@
-// UInt32: bellpepper `gadgets/uint32.rs` (spec §9.2). 32 Booleans, least significant bit first, plus the
+// UInt32: bellpepper `gadgets/uint32.rs` (docs/circuit.md §8.1). 32 Booleans, least significant bit first, plus the
 // native value (meaningless when the constraint system carries no values).
 #pragma once
 

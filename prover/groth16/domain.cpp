@@ -1,4 +1,4 @@
-// Radix-2 NTT over Fr and the Groth16 H polynomial, as bellperson's EvaluationDomain (spec 9.1).
+// Radix-2 NTT over Fr and the Groth16 H polynomial, as bellperson's EvaluationDomain (docs/circuit.md §10).
 //
 // The transform is the iterative decimation-in-time Cooley-Tukey FFT: bit-reversal permutation, then
 // log2(m) butterfly stages. Stages whose butterflies stay inside a block of kBlock elements run block
@@ -14,6 +14,7 @@
 #include <utility>
 #include <vector>
 
+#include "prover/algebra/bits.hpp"
 #include "prover/groth16/errors.hpp"
 
 namespace cuzk::groth16 {
@@ -137,24 +138,18 @@ void check_size(std::span<Fr> values, std::size_t size) {
 
 EvaluationDomain::EvaluationDomain(std::size_t n) {
   // bellperson: m = next power of two >= n, exp = log2(m) must be < 32 (Fr::S = 32).
-  std::size_t m = 1;
-  unsigned exp = 0;
-  while (m < n) {
-    m <<= 1;
-    ++exp;
-    if (exp >= Fr::kTwoAdicity) {
-      throw Groth16Error(
-          Groth16ErrorKind::kDomainTooLarge,
-          "polynomial degree too large: " + std::to_string(n) + " needs a domain of 2^32 or more");
-    }
+  const unsigned exp = algebra::log2_ceil(n);
+  if (exp >= Fr::kTwoAdicity) {
+    throw Groth16Error(Groth16ErrorKind::kDomainTooLarge,
+                       "polynomial degree too large: " + std::to_string(n) + " needs a domain of 2^32 or more");
   }
-  size_ = m;
+  size_ = std::size_t{1} << exp;
   log_size_ = exp;
   // omega = ROOT_OF_UNITY^(2^(32 - exp)) with ROOT_OF_UNITY = g^t, t = (r - 1) / 2^32, g = 7.
   omega_ = Fr::generator().pow(Fr::kTrace);
   for (unsigned i = exp; i < Fr::kTwoAdicity; ++i) omega_ = omega_.square();
   omega_inv_ = omega_.inverse();
-  size_inv_ = Fr::from_u64(m).inverse();
+  size_inv_ = Fr::from_u64(size_).inverse();
   gen_ = Fr::generator();
   gen_inv_ = gen_.inverse();
 }

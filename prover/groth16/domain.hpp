@@ -1,5 +1,5 @@
 // Radix-2 evaluation domain over Fr and the H polynomial of Groth16, computed exactly as bellperson
-// (spec 9.1: ifft -> coset fft with generator 7 -> a*b - c -> divide by Z -> icoset fft).
+// (docs/circuit.md §10: ifft -> coset fft with generator 7 -> a*b - c -> divide by Z -> icoset fft).
 #pragma once
 
 #include <cstddef>

@@ -150,7 +150,7 @@ struct Xyzz {
   }
 };
 
-constexpr unsigned kScalarBits = 255;  // r < 2^255 (spec 9.1: NUM_BITS = 255)
+constexpr unsigned kScalarBits = 255;  // r < 2^255 (blstrs Scalar::NUM_BITS = 255)
 
 // Windows needed for c-bit signed digits: the top window's sign bit (bit nwin * c - 1) must lie at or
 // above bit 255, which is always zero for a canonical scalar.

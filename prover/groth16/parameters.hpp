@@ -1,4 +1,4 @@
-// Groth16 verifying key and proving parameters in bellperson's on-disk layout (spec 5.1;
+// Groth16 verifying key and proving parameters in bellperson's on-disk layout (docs/formats.md, "Groth16 parameters";
 // bellperson src/groth16/params.rs and verifying_key.rs):
 //
 //   .vk     = alpha_g1 beta_g1 beta_g2 gamma_g2 delta_g1 delta_g2 (uncompressed: G1 96 B, G2 192 B),
@@ -30,7 +30,7 @@ using algebra::G1Affine;
 using algebra::G2Affine;
 using algebra::PointCheck;
 
-// Byte size of the fixed part of a verifying key: 3 G1 + 3 G2 uncompressed points (spec 5.1).
+// Byte size of the fixed part of a verifying key: 3 G1 + 3 G2 uncompressed points (docs/formats.md, "Groth16 parameters").
 constexpr std::size_t kVkFixedBytes = 3 * algebra::kG1UncompressedSize + 3 * algebra::kG2UncompressedSize;
 static_assert(kVkFixedBytes == 864);
 constexpr std::size_t kLengthBytes = 4;  // u32 big-endian vector length

@@ -1,6 +1,6 @@
 // A Groth16 proof (A, B, C) and its 192-byte Filecoin encoding: a (G1 compressed, 48 bytes) ||
 // b (G2 compressed, 96) || c (G1 compressed, 48), as bellperson src/groth16/proof.rs Proof::write and
-// read_many (rust-fil-proofs SINGLE_PARTITION_PROOF_LEN = 192; reference/porep-c2-spec.md 9.7).
+// read_many (rust-fil-proofs SINGLE_PARTITION_PROOF_LEN = 192; docs/formats.md, "Proof files").
 #pragma once
 
 #include <array>

@@ -1,4 +1,4 @@
-// The Groth16 prover on the CPU, with bellperson's math (src/groth16/prover/native.rs, spec 6):
+// The Groth16 prover on the CPU, with bellperson's math (src/groth16/prover/native.rs, docs/circuit.md §10):
 //
 //   A = alpha_g1 + sum a_i A_i + r delta_g1                 (A_i: params.a, aux filtered by A density)
 //   B = beta_g2 + sum b_i B2_i + s delta_g2                 (B2_i: params.b_g2, filtered by B density)

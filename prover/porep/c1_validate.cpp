@@ -4,6 +4,7 @@
 
 #include "prover/algebra/bls12_381.hpp"
 #include "prover/porep/errors.hpp"
+#include "prover/porep/registered_proof.hpp"
 
 namespace cuzk::porep {
 
@@ -11,9 +12,6 @@ namespace {
 
 // Tree D is binary; trees C and R_last have the shape's base/sub/top arities.
 constexpr unsigned kTreeDArity = 2;
-constexpr unsigned kDrgParents = 6;        // BASE_DEGREE (rfp storage-proofs-core/src/drgraph.rs)
-constexpr unsigned kExpanderParents = 8;   // EXP_DEGREE (rfp .../vanilla/graph.rs)
-constexpr unsigned kLabelParents = 37;     // TOTAL_PARENTS (rfp .../vanilla/proof.rs)
 
 bool is_zero(const Domain& d) {
   return std::all_of(d.begin(), d.end(), [](std::uint8_t b) { return b == 0; });
@@ -118,7 +116,7 @@ void validate_c1(const C1Output& c1, const std::string& source_name) {
     ctx.require(*c1.envelope_sector_size == shape.sector_size,
                 "envelope SectorSize " + std::to_string(*c1.envelope_sector_size) + " does not match " +
                     std::string(proof.name) + " (" + std::to_string(shape.sector_size) + " bytes)");
-  // rfp seal_commit_phase2_circuit_proofs preconditions (spec 6).
+  // rfp seal_commit_phase2_circuit_proofs preconditions (docs/circuit.md §10).
   ctx.require(!is_zero(c1.comm_d), "comm_d is all zero");
   ctx.require(!is_zero(c1.comm_r), "comm_r is all zero");
   ctx.require(!is_zero(c1.seed), "seed is all zero");

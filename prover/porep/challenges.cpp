@@ -139,7 +139,7 @@ std::vector<std::uint64_t> synthetic_porep_challenges(std::uint64_t nodes, const
 std::vector<std::uint64_t> partition_challenges(const RegisteredSealProof& proof, const Domain& replica_id,
                                                 const Domain& comm_r, const Domain& seed, unsigned k) {
   const SectorShape& s = *proof.shape;
-  auto k8 = static_cast<std::uint8_t>(k);  // rfp passes k as u8 (spec 2)
+  auto k8 = static_cast<std::uint8_t>(k);  // rfp passes k as u8 (docs/circuit.md §2)
   switch (proof.feature) {
     case PorepFeature::kInteractive:
       return interactive_challenges(s.nodes, replica_id, seed, s.challenges_per_partition, k8);
@@ -190,7 +190,7 @@ std::vector<algebra::Fr> generate_public_inputs(const RegisteredSealProof& proof
   for (std::uint64_t c : partition_challenges(proof, replica_id_bytes, comm_r, seed, k)) {
     Fr challenge = Fr::from_u64(c);
     inputs.push_back(challenge);  // comm_d inclusion path index
-    std::uint32_t parents[kTotalGraphParents];
+    std::uint32_t parents[kGraphParents];
     graph.parents(c, parents);
     for (std::uint32_t p : parents) inputs.push_back(Fr::from_u64(p));  // tree C paths of the 14 parents
     inputs.push_back(challenge);  // challenge_num packed into an input

@@ -1,5 +1,5 @@
-// PoRep challenge derivation (rfp storage-proofs-porep/src/stacked/vanilla/challenges.rs; spec 2 and
-// 9.6), replica_id, and the verifier-side public inputs of a partition (spec 3.4).
+// PoRep challenge derivation (rfp storage-proofs-porep/src/stacked/vanilla/challenges.rs; docs/circuit.md
+// §2), replica_id, and the verifier-side public inputs of a partition (docs/circuit.md §7).
 #pragma once
 
 #include <cstdint>
@@ -21,7 +21,7 @@ std::vector<std::uint64_t> interactive_challenges(std::uint64_t nodes, const Dom
 std::vector<std::uint64_t> ni_challenges(std::uint64_t nodes, const Domain& replica_id, const Domain& comm_r,
                                          unsigned challenges_per_partition, std::uint8_t k);
 
-// Synthetic PoRep (spec 9.6): the porep challenges of partition k selected from the synthetic set.
+// Synthetic PoRep (docs/circuit.md §2): the porep challenges of partition k selected from the synthetic set.
 // `num_synth` = min(nodes, 2^18) in production (rfp DEFAULT_SYNTH_CHALLENGE_COUNT).
 std::uint64_t default_num_synth_challenges(std::uint64_t nodes);
 std::uint64_t synthetic_challenge(std::uint64_t nodes, const Domain& replica_id, const Domain& comm_r,
@@ -35,7 +35,7 @@ std::vector<std::uint64_t> synthetic_porep_challenges(std::uint64_t nodes, const
 std::vector<std::uint64_t> partition_challenges(const RegisteredSealProof& proof, const Domain& replica_id,
                                                 const Domain& comm_r, const Domain& seed, unsigned k);
 
-// replica_id = trim(sha256(prover_id || sector_id u64 BE || ticket || comm_d || porep_id)) (spec 2).
+// replica_id = trim(sha256(prover_id || sector_id u64 BE || ticket || comm_d || porep_id)) (docs/circuit.md §2).
 Domain replica_id(const Domain& prover_id, std::uint64_t sector_id, const Domain& ticket, const Domain& comm_d,
                   const std::array<std::uint8_t, 32>& porep_id);
 
@@ -44,7 +44,7 @@ Domain replica_id(const Domain& prover_id, std::uint64_t sector_id, const Domain
 Domain prover_id_from_miner_id(std::uint64_t miner_id);
 
 // The public inputs of partition k without ONE: [replica_id, comm_d, comm_r] then per challenge
-// [c, 6 DRG parents, 8 expander parents, c, c, c] (spec 3.4). Throws PorepError for non-canonical
+// [c, 6 DRG parents, 8 expander parents, c, c, c] (docs/circuit.md §7). Throws PorepError for non-canonical
 // commitments.
 std::vector<algebra::Fr> generate_public_inputs(const RegisteredSealProof& proof, const Domain& replica_id,
                                                 const Domain& comm_d, const Domain& comm_r, const Domain& seed,

@@ -161,8 +161,8 @@ PartitionWitness PartitionWitness::blank(const StackedCircuitShape& shape) {
   p.comm_d_proofs = blank_proof(MerkleProof::Kind::kSingle, tree_d);
   p.comm_r_last_proof = blank_proof(kind, tree_c);
   p.replica_column_proofs.c_x = column;
-  p.replica_column_proofs.drg_parents.assign(kCircuitDrgParents, column);
-  p.replica_column_proofs.exp_parents.assign(kCircuitExpParents, column);
+  p.replica_column_proofs.drg_parents.assign(kDrgParents, column);
+  p.replica_column_proofs.exp_parents.assign(kExpanderParents, column);
   p.labeling_proofs.resize(1);  // only labeling_proofs[0].node (the challenge) is read
   w.challenges.assign(shape.challenges, p);
   return w;
@@ -188,11 +188,11 @@ void check_witness_shape(const StackedCircuitShape& shape, const PartitionWitnes
     check_tree(p.comm_r_last_proof, kind, tree_c, "comm_r_last_proof");
     const ReplicaColumnProofs& rc = p.replica_column_proofs;
     check_tree(rc.c_x.inclusion_proof, kind, tree_c, "c_x inclusion proof");
-    if (rc.drg_parents.size() != kCircuitDrgParents || rc.exp_parents.size() != kCircuitExpParents)
+    if (rc.drg_parents.size() != kDrgParents || rc.exp_parents.size() != kExpanderParents)
       fail(where + "needs 6 DRG and 8 expander parent columns");
-    for (std::size_t j = 0; j < kCircuitDrgParents + kCircuitExpParents; ++j) {
+    for (std::size_t j = 0; j < kDrgParents + kExpanderParents; ++j) {
       const ColumnProof& c =
-          j < kCircuitDrgParents ? rc.drg_parents[j] : rc.exp_parents[j - kCircuitDrgParents];
+          j < kDrgParents ? rc.drg_parents[j] : rc.exp_parents[j - kDrgParents];
       const std::string what = "parent column " + std::to_string(j);
       if (c.column.rows.size() != shape.layers)
         fail(where + what + " has " + std::to_string(c.column.rows.size()) + " rows, the circuit has " +

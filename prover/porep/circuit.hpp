@@ -1,10 +1,10 @@
 // The StackedDRG PoRep circuit of one partition: rust-fil-proofs
-// `storage-proofs-porep/src/stacked/circuit/proof.rs` (`StackedCircuit::synthesize`, spec 3.1) and
-// `params.rs` (`Proof::synthesize`, spec 3.2), with the label circuit of label_circuit.hpp and the
-// Merkle inclusion gadget of gadgets/por.hpp (spec 3.3).
+// `storage-proofs-porep/src/stacked/circuit/proof.rs` (`StackedCircuit::synthesize`, docs/circuit.md §4) and
+// `params.rs` (`Proof::synthesize`, docs/circuit.md §5), with the label circuit of label_circuit.hpp and the
+// Merkle inclusion gadget of gadgets/por.hpp (docs/circuit.md §6).
 //
 // The sequence of alloc / alloc_input / enforce calls and their linear combinations are bellperson's,
-// so the same Groth16 parameters serve both. Public inputs, in order (spec 3.4):
+// so the same Groth16 parameters serve both. Public inputs, in order (docs/circuit.md §7):
 //   replica_id, comm_d, comm_r, then per challenge: the tree D path index, the 6 DRG and 8 expander
 //   parents' tree C path indices, the challenge, the tree R_last path index and the tree C path index of
 //   the challenged column (18 per challenge).
@@ -39,12 +39,6 @@ namespace cuzk::porep {
 
 using algebra::Fr;
 
-// Degrees of the SDR graph: BASE_DEGREE (rfp storage-proofs-core/src/drgraph.rs) and EXP_DEGREE
-// (rfp storage-proofs-porep/src/stacked/vanilla/graph.rs).
-inline constexpr std::size_t kCircuitDrgParents = 6;
-inline constexpr std::size_t kCircuitExpParents = 8;
-// Public inputs per challenge (spec 3.2): tree D, 14 parents, challenge, tree R_last, c_x.
-inline constexpr std::size_t kInputsPerChallenge = 18;
 
 // What fixes the circuit: sector nodes, layers, challenges per partition and the tree C / R_last shape.
 struct StackedCircuitShape {
@@ -58,7 +52,7 @@ struct StackedCircuitShape {
   gadgets::TreeShape tree_shape() const { return {base_arity, sub_arity, top_arity}; }  // trees C, R_last
   unsigned tree_d_depth() const;  // log2(nodes): tree D is binary over every node
   // Inputs including ONE: 1 + 3 + 18 per challenge.
-  std::size_t num_inputs() const { return 1 + 3 + kInputsPerChallenge * challenges; }
+  std::size_t num_inputs() const { return inputs_per_partition(challenges); }
   friend bool operator==(const StackedCircuitShape&, const StackedCircuitShape&) = default;
 };
 
@@ -128,7 +122,7 @@ AllocatedColumn parent_column(CS& cs, const char* kind, std::size_t i, const Col
   return column;
 }
 
-// rfp params.rs Proof::synthesize for one challenge (spec 3.2).
+// rfp params.rs Proof::synthesize for one challenge (docs/circuit.md §5).
 template <class CS>
 void synthesize_challenge(CS& cs, const StackedCircuitShape& shape, const ChallengeProof& proof,
                           const gadgets::AllocatedNum& comm_d, const gadgets::AllocatedNum& comm_c,
@@ -155,11 +149,11 @@ void synthesize_challenge(CS& cs, const StackedCircuitShape& shape, const Challe
 
   // The 6 DRG and 8 expander parent columns, each hashed and proven in tree C.
   const ReplicaColumnProofs& rc = proof.replica_column_proofs;
-  std::array<AllocatedColumn, kCircuitDrgParents + kCircuitExpParents> parents;
-  for (std::size_t i = 0; i < kCircuitDrgParents; ++i)
+  std::array<AllocatedColumn, kDrgParents + kExpanderParents> parents;
+  for (std::size_t i = 0; i < kDrgParents; ++i)
     parents[i] = parent_column(cs, "drg_parent", i, rc.drg_parents[i], tree_c, comm_c);
-  for (std::size_t i = 0; i < kCircuitExpParents; ++i)
-    parents[kCircuitDrgParents + i] = parent_column(cs, "exp_parent", i, rc.exp_parents[i], tree_c, comm_c);
+  for (std::size_t i = 0; i < kExpanderParents; ++i)
+    parents[kDrgParents + i] = parent_column(cs, "exp_parent", i, rc.exp_parents[i], tree_c, comm_c);
 
   // The challenge, as 64 bits and as a public input.
   const std::uint64_t challenge = proof.labeling_proofs[0].node;
@@ -177,7 +171,7 @@ void synthesize_challenge(CS& cs, const StackedCircuitShape& shape, const Challe
   std::vector<AllocatedNum> column_labels;
   column_labels.reserve(shape.layers);
   std::vector<std::vector<Boolean>> parent_bits;
-  parent_bits.reserve(kCircuitDrgParents + kCircuitExpParents);
+  parent_bits.reserve(kDrgParents + kExpanderParents);
   for (unsigned layer = 1; layer <= shape.layers; ++layer) {
     const gadgets::UInt32 layer_num = gadgets::UInt32::constant(layer);
     auto ns = cs.push_namespace([&] { return "labeling_" + std::to_string(layer); });
@@ -188,17 +182,17 @@ void synthesize_challenge(CS& cs, const StackedCircuitShape& shape, const Challe
       std::vector<Boolean> le = label.to_bits_le(cs);
       parent_bits.push_back(gadgets::reverse_bit_numbering(le));
     };
-    for (std::size_t i = 0; i < kCircuitDrgParents; ++i)
+    for (std::size_t i = 0; i < kDrgParents; ++i)
       parent_label_bits(parents[i].rows[layer - 1], "drg_parent");
     if (layer > 1) {
       // Expander parents contribute their labels of the previous layer.
-      for (std::size_t i = 0; i < kCircuitExpParents; ++i)
-        parent_label_bits(parents[kCircuitDrgParents + i].rows[layer - 2], "exp_parent");
+      for (std::size_t i = 0; i < kExpanderParents; ++i)
+        parent_label_bits(parents[kDrgParents + i].rows[layer - 2], "exp_parent");
     }
-    // Expand to 37 (spec 2): layer 1 repeats the 6 DRG parents six times then parents[0]; later layers
+    // Expand to 37 (docs/circuit.md §5): layer 1 repeats the 6 DRG parents six times then parents[0]; later layers
     // take the 14 parents twice then parents[0..9]. Both are "parent q mod count".
-    std::array<std::span<const Boolean>, kLabelParentCount> expanded;
-    for (std::size_t q = 0; q < kLabelParentCount; ++q) expanded[q] = parent_bits[q % parent_bits.size()];
+    std::array<std::span<const Boolean>, kLabelParents> expanded;
+    for (std::size_t q = 0; q < kLabelParents; ++q) expanded[q] = parent_bits[q % parent_bits.size()];
     auto ns_label = cs.push_namespace("create_label");
     column_labels.push_back(create_label_circuit(
         cs, replica_id_bits, std::span<const std::span<const Boolean>>(expanded), layer_num, challenge_num));
@@ -232,7 +226,7 @@ void synthesize_challenge(CS& cs, const StackedCircuitShape& shape, const Challe
 
 }  // namespace circuit_detail
 
-// rfp StackedCircuit::synthesize (spec 3.1). Throws PorepError when `w` does not fit `shape`.
+// rfp StackedCircuit::synthesize (docs/circuit.md §4). Throws PorepError when `w` does not fit `shape`.
 template <class CS>
 void synthesize_stacked_circuit(CS& cs, const StackedCircuitShape& shape, const PartitionWitness& w) {
   using gadgets::AllocatedNum;

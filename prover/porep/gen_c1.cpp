@@ -18,7 +18,6 @@ namespace cuzk::porep {
 namespace {
 
 constexpr std::uint64_t kDenseNodeLimit = 1ull << 18;  // 8MiB: the largest size sealed for real by default
-constexpr unsigned kLabelParents = 37;
 
 std::span<const std::uint8_t> bytes_of(std::string_view s) {
   return {reinterpret_cast<const std::uint8_t*>(s.data()), s.size()};
@@ -88,14 +87,14 @@ class LabelStore {
 
 void label_parents(const StackedGraph& graph, const LabelStore& labels, unsigned layer, std::uint64_t node,
                    Domain out[kLabelParents]) {
-  std::uint32_t parents[kTotalGraphParents];
+  std::uint32_t parents[kGraphParents];
   graph.parents(node, parents);
   for (unsigned i = 0; i < kLabelParents; ++i) {
     if (layer == 1) {
-      out[i] = labels.get(1, parents[i % kDrgDegree]);
+      out[i] = labels.get(1, parents[i % kDrgParents]);
     } else {
-      unsigned p = i % kTotalGraphParents;
-      out[i] = p < kDrgDegree ? labels.get(layer, parents[p]) : labels.get(layer - 1, parents[p]);
+      unsigned p = i % kGraphParents;
+      out[i] = p < kDrgParents ? labels.get(layer, parents[p]) : labels.get(layer - 1, parents[p]);
     }
   }
 }
@@ -164,9 +163,9 @@ GeneratedC1 generate_c1(const GenC1Options& options) {
         challenged.insert(c);
     materialized = challenged;
     for (std::uint64_t c : challenged) {
-      std::uint32_t parents[kTotalGraphParents];
+      std::uint32_t parents[kGraphParents];
       graph.parents(c, parents);
-      materialized.insert(parents, parents + kTotalGraphParents);
+      materialized.insert(parents, parents + kGraphParents);
     }
     for (std::uint64_t v : materialized) {
       if (challenged.count(v)) continue;
@@ -228,10 +227,10 @@ GeneratedC1 generate_c1(const GenC1Options& options) {
       if (!sparse && p.comm_d_proofs.leaf != data_at(c)) throw PorepError("gen-c1: internal tree D mismatch");
       p.comm_r_last_proof = tree_r.proof(c, shape.sub_arity, shape.top_arity);
       p.replica_column_proofs.c_x = column_proof(c);
-      std::uint32_t parents[kTotalGraphParents];
+      std::uint32_t parents[kGraphParents];
       graph.parents(c, parents);
-      for (unsigned j = 0; j < kDrgDegree; ++j) p.replica_column_proofs.drg_parents.push_back(column_proof(parents[j]));
-      for (unsigned j = kDrgDegree; j < kTotalGraphParents; ++j)
+      for (unsigned j = 0; j < kDrgParents; ++j) p.replica_column_proofs.drg_parents.push_back(column_proof(parents[j]));
+      for (unsigned j = kDrgParents; j < kGraphParents; ++j)
         p.replica_column_proofs.exp_parents.push_back(column_proof(parents[j]));
       for (unsigned l = 1; l <= shape.layers; ++l) {
         LabelingProof lp;

@@ -1,8 +1,10 @@
 #include "prover/porep/graph.hpp"
 
+#include <algorithm>
 #include <cstring>
 #include <string_view>
 
+#include "prover/algebra/bits.hpp"
 #include "prover/porep/hashing.hpp"
 
 namespace cuzk::porep {
@@ -13,15 +15,11 @@ std::span<const std::uint8_t> bytes_of(std::string_view s) {
   return {reinterpret_cast<const std::uint8_t*>(s.data()), s.size()};
 }
 
-unsigned ceil_log2(std::uint64_t x) {  // x >= 2
-  return 64 - static_cast<unsigned>(__builtin_clzll(x - 1));
-}
-
 }  // namespace
 
 StackedGraph::StackedGraph(std::uint64_t nodes, const std::array<std::uint8_t, 32>& porep_id, ApiVersion api_version)
     : nodes_(nodes), api_version_(api_version) {
-  // spec 9.5 "Seeds".
+  // docs/circuit.md §3, seeds.
   Digest32 drg = sha256({bytes_of("Filecoin_DRSample"), porep_id});
   std::memcpy(drg_seed_.data(), drg.data(), drg_seed_.size());
   Digest32 feistel = sha256({bytes_of("Filecoin_Feistel"), porep_id});
@@ -31,17 +29,16 @@ StackedGraph::StackedGraph(std::uint64_t nodes, const std::array<std::uint8_t, 3
     feistel_keys_[k] = v;
   }
   // Smallest L >= 1 with 4^L >= nodes * 8 (the expander's domain).
-  std::uint64_t domain = nodes * kExpanderDegree;
-  unsigned l = 1;
-  while ((std::uint64_t{1} << (2 * l)) < domain) ++l;
+  std::uint64_t domain = nodes * kExpanderParents;
+  const unsigned l = std::max(1u, (algebra::log2_ceil(domain) + 1) / 2);
   feistel_half_bits_ = l;
   feistel_right_mask_ = (std::uint64_t{1} << l) - 1;
   feistel_left_mask_ = feistel_right_mask_ << l;
 }
 
-void StackedGraph::drg_parents(std::uint64_t node, std::uint32_t out[kDrgDegree]) const {
+void StackedGraph::drg_parents(std::uint64_t node, std::uint32_t out[kDrgParents]) const {
   if (node < 2) {
-    for (unsigned i = 0; i < kDrgDegree; ++i) out[i] = 0;
+    for (unsigned i = 0; i < kDrgParents; ++i) out[i] = 0;
     return;
   }
   std::array<std::uint8_t, 32> seed{};
@@ -50,9 +47,9 @@ void StackedGraph::drg_parents(std::uint64_t node, std::uint32_t out[kDrgDegree]
   for (int b = 0; b < 4; ++b) seed[28 + b] = static_cast<std::uint8_t>(node32 >> (8 * b));
   ChaCha8Rng rng(seed);
 
-  constexpr std::uint64_t kMPrime = kDrgDegree - 1;  // m' = 5
+  constexpr std::uint64_t kMPrime = kDrgParents - 1;  // m' = 5
   std::uint64_t meta = node * kMPrime;
-  std::uint64_t n_buckets = ceil_log2(meta);
+  std::uint64_t n_buckets = algebra::log2_ceil(meta);
   // V1_0_0 fills slots 0..5 and puts the predecessor last; later versions put it first.
   bool legacy = api_version_ == ApiVersion::kV1_0_0;
   unsigned first = legacy ? 0 : 1;
@@ -92,19 +89,19 @@ std::uint64_t StackedGraph::feistel_permute(std::uint64_t n, std::uint64_t x) co
   return u;
 }
 
-void StackedGraph::expander_parents(std::uint64_t node, std::uint32_t out[kExpanderDegree]) const {
-  std::uint64_t n = nodes_ * kExpanderDegree;
-  for (unsigned i = 0; i < kExpanderDegree; ++i) {
-    std::uint64_t t = feistel_permute(n, node * kExpanderDegree + i);
-    // V1_0_0 truncated the permuted value to 32 bits before dividing (the legacy bug, spec 9.5).
+void StackedGraph::expander_parents(std::uint64_t node, std::uint32_t out[kExpanderParents]) const {
+  std::uint64_t n = nodes_ * kExpanderParents;
+  for (unsigned i = 0; i < kExpanderParents; ++i) {
+    std::uint64_t t = feistel_permute(n, node * kExpanderParents + i);
+    // V1_0_0 truncated the permuted value to 32 bits before dividing (the legacy bug, docs/circuit.md §3).
     if (api_version_ == ApiVersion::kV1_0_0) t &= 0xffffffffu;
-    out[i] = static_cast<std::uint32_t>(t / kExpanderDegree);
+    out[i] = static_cast<std::uint32_t>(t / kExpanderParents);
   }
 }
 
-void StackedGraph::parents(std::uint64_t node, std::uint32_t out[kTotalGraphParents]) const {
+void StackedGraph::parents(std::uint64_t node, std::uint32_t out[kGraphParents]) const {
   drg_parents(node, out);
-  expander_parents(node, out + kDrgDegree);
+  expander_parents(node, out + kDrgParents);
 }
 
 }  // namespace cuzk::porep

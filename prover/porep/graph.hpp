@@ -1,5 +1,5 @@
 // The SDR parent graph: DRG BucketGraph parents (degree 6) and expander parents (degree 8), both
-// seeded by porep_id, with the parent order of the API version (spec 9.5).
+// seeded by porep_id, with the parent order of the API version (docs/circuit.md §3).
 #pragma once
 
 #include <array>
@@ -9,9 +9,6 @@
 
 namespace cuzk::porep {
 
-constexpr unsigned kDrgDegree = 6;       // BASE_DEGREE, rfp storage-proofs-core/src/drgraph.rs
-constexpr unsigned kExpanderDegree = 8;  // EXP_DEGREE, rfp storage-proofs-porep/src/stacked/vanilla/graph.rs
-constexpr unsigned kTotalGraphParents = kDrgDegree + kExpanderDegree;
 
 class StackedGraph {
  public:
@@ -19,10 +16,10 @@ class StackedGraph {
 
   std::uint64_t nodes() const { return nodes_; }
   ApiVersion api_version() const { return api_version_; }
-  void drg_parents(std::uint64_t node, std::uint32_t out[kDrgDegree]) const;
-  void expander_parents(std::uint64_t node, std::uint32_t out[kExpanderDegree]) const;
+  void drg_parents(std::uint64_t node, std::uint32_t out[kDrgParents]) const;
+  void expander_parents(std::uint64_t node, std::uint32_t out[kExpanderParents]) const;
   // [6 DRG] ++ [8 expander]: the order of C1's drg_parents/exp_parents and of the public inputs.
-  void parents(std::uint64_t node, std::uint32_t out[kTotalGraphParents]) const;
+  void parents(std::uint64_t node, std::uint32_t out[kGraphParents]) const;
 
   const std::array<std::uint64_t, 4>& feistel_keys() const { return feistel_keys_; }
 

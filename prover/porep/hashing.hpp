@@ -1,4 +1,4 @@
-// The byte-level hash primitives the PoRep graph, labels and challenges use (OpenSSL underneath).
+// The ChaCha generators the PoRep graph and synthetic challenges use, and Filecoin's trimming of digests.
 #pragma once
 
 #include <array>
@@ -6,17 +6,15 @@
 #include <cstdint>
 #include <span>
 
+#include "prover/hash/hash.hpp"
+
 namespace cuzk::porep {
 
-using Digest32 = std::array<std::uint8_t, 32>;
-
-Digest32 sha256(std::span<const std::uint8_t> data);
-// SHA-256 over several pieces, without concatenating them first.
-Digest32 sha256(std::initializer_list<std::span<const std::uint8_t>> pieces);
-// BLAKE2b with a 64-byte output.
-std::array<std::uint8_t, 64> blake2b512(std::span<const std::uint8_t> data);
-// Keyed BLAKE2b with a 32-byte digest (blake2b_simd Params::new().hash_length(32).key(key)).
-Digest32 blake2b256_keyed(std::span<const std::uint8_t> key, std::span<const std::uint8_t> data);
+// The hashes themselves live in prover/hash/hash.hpp.
+using hash::Digest32;
+using hash::blake2b256_keyed;
+using hash::blake2b512;
+using hash::sha256;
 
 // rfp trim_to_fr32 / bytes_into_fr_repr_safe: clear the two top bits so the LE value is < 2^254 < r.
 inline void trim_to_fr32(Digest32& d) { d[31] &= 0x3f; }

@@ -1,5 +1,5 @@
 // The SDR label circuit: rust-fil-proofs `storage-proofs-porep/src/stacked/circuit/create_label.rs`
-// `create_label_circuit` (spec 3.2 step 6, 9.3).
+// `create_label_circuit` (docs/circuit.md §5).
 //
 // Preimage, in SHA-256 message bit order (bit 8k + j = bit 7 - j of message byte k):
 //   replica_id bits, padded with Constant(false) to 256 bits
@@ -20,16 +20,15 @@
 #include "prover/gadgets/sha256.hpp"
 #include "prover/gadgets/uint32.hpp"
 #include "prover/porep/errors.hpp"
+#include "prover/porep/registered_proof.hpp"
 
 namespace cuzk::porep {
 
-// TOTAL_PARENTS (rfp storage-proofs-porep/src/stacked/vanilla/proof.rs): parents hashed into a label.
-inline constexpr std::size_t kLabelParentCount = 37;
 // (1 + 1 + TOTAL_PARENTS) * 32 bytes: replica_id, layer/node block and the 37 parents (create_label.rs).
-inline constexpr std::size_t kLabelPreimageBits = (1 + 1 + kLabelParentCount) * 32 * 8;
+inline constexpr std::size_t kLabelPreimageBits = (1 + 1 + kLabelParents) * kNodeBytes * 8;
 
 // `parents` holds the 37 parents' bit vectors (already expanded by the caller: the per-layer repetition
-// of spec 2). Throws PorepError for sizes rfp asserts on.
+// of docs/circuit.md §1). Throws PorepError for sizes rfp asserts on.
 template <class CS>
 gadgets::AllocatedNum create_label_circuit(CS& cs, std::span<const gadgets::Boolean> replica_id,
                                            std::span<const std::span<const gadgets::Boolean>> parents,
@@ -37,7 +36,7 @@ gadgets::AllocatedNum create_label_circuit(CS& cs, std::span<const gadgets::Bool
   using gadgets::Boolean;
   if (replica_id.size() < 32 || replica_id.size() > 256)
     throw PorepError("create_label_circuit: replica id must have 32 to 256 bits");
-  if (parents.size() != kLabelParentCount) throw PorepError("create_label_circuit: 37 parents expected");
+  if (parents.size() != kLabelParents) throw PorepError("create_label_circuit: 37 parents expected");
 
   std::vector<Boolean> preimage;
   preimage.reserve(kLabelPreimageBits);

@@ -3,11 +3,11 @@
 #include <cstring>
 
 #include "prover/porep/hashing.hpp"
+#include "prover/porep/registered_proof.hpp"
 
 namespace cuzk::porep {
 
 namespace {
-constexpr unsigned kLabelParents = 37;  // TOTAL_PARENTS, rfp .../vanilla/proof.rs
 }
 
 Domain label_node(const Domain& replica_id, std::uint32_t layer, std::uint64_t node, const Domain* parents37) {
@@ -17,24 +17,24 @@ Domain label_node(const Domain& replica_id, std::uint32_t layer, std::uint64_t n
   for (int b = 0; b < 8; ++b) header[36 + b] = static_cast<std::uint8_t>(node >> (56 - 8 * b));
   Digest32 d = node == 0 ? sha256(std::span<const std::uint8_t>(header, 64))
                          : sha256({std::span<const std::uint8_t>(header, 64),
-                                   std::span<const std::uint8_t>(parents37->data(), 32 * kLabelParents)});
+                                   std::span<const std::uint8_t>(parents37->data(), kNodeBytes * kLabelParents)});
   trim_to_fr32(d);
   return d;
 }
 
 void collect_label_parents(const StackedGraph& graph, const std::vector<std::vector<Domain>>& labels,
                            std::uint32_t layer, std::uint64_t node, Domain out[37]) {
-  std::uint32_t parents[kTotalGraphParents];
+  std::uint32_t parents[kGraphParents];
   graph.parents(node, parents);
   const auto& current = labels[layer - 1];
   if (layer == 1) {
-    for (unsigned i = 0; i < kLabelParents; ++i) out[i] = current[parents[i % kDrgDegree]];
+    for (unsigned i = 0; i < kLabelParents; ++i) out[i] = current[parents[i % kDrgParents]];
     return;
   }
   const auto& previous = labels[layer - 2];
   for (unsigned i = 0; i < kLabelParents; ++i) {
-    unsigned p = i % kTotalGraphParents;
-    out[i] = p < kDrgDegree ? current[parents[p]] : previous[parents[p]];
+    unsigned p = i % kGraphParents;
+    out[i] = p < kDrgParents ? current[parents[p]] : previous[parents[p]];
   }
 }
 

@@ -1,5 +1,5 @@
 // SDR labelling on the CPU (used to seal small sectors for real in gen-c1, and checked against
-// rust-fil-proofs' published last-label vectors, spec 9.7).
+// rust-fil-proofs' published last-label vectors, docs/circuit.md §9).
 #pragma once
 
 #include <vector>
@@ -9,7 +9,7 @@
 
 namespace cuzk::porep {
 
-// labels[l][v] = label of node v at layer l + 1 (trimmed: byte 31 &= 0x3f), spec 9.3:
+// labels[l][v] = label of node v at layer l + 1 (trimmed: byte 31 &= 0x3f), docs/circuit.md §5:
 // sha256(replica_id || layer u32 BE || node u64 BE || 20 zero bytes || 37 parent labels); node 0
 // hashes only the first 64 bytes. Layer 1 parents: DRG d0..d5 six times then d0 (current layer);
 // later layers: P ++ P ++ P[0..9] with P = DRG labels of this layer ++ expander labels of the previous.

@@ -24,7 +24,7 @@ unsigned SectorShape::base_path_length() const {
 }
 
 const std::vector<SectorShape>& all_sector_shapes() {
-  // spec 2: nodes, layers, shape, partitions, challenges per partition (= ceil(min_challenges/partitions)).
+  // docs/circuit.md §1: nodes, layers, shape, partitions, challenges per partition (= ceil(min_challenges/partitions)).
   static const std::vector<SectorShape> shapes = {
       {2048, "2KiB", 1ull << 6, 2, 8, 0, 0, 1, 2, "StackedDrg2KiBV1"},
       {8ull << 20, "8MiB", 1ull << 18, 2, 8, 0, 0, 1, 2, "StackedDrg8MiBV1"},
@@ -62,13 +62,13 @@ std::array<std::uint8_t, 32> RegisteredSealProof::porep_id() const {
 
 unsigned RegisteredSealProof::partitions() const {
   if (feature != PorepFeature::kNonInteractive) return shape->partitions;
-  // rfp filecoin-proofs/src/constants.rs: NI-PoRep partitions (spec 2, 9.6).
+  // rfp filecoin-proofs/src/constants.rs: NI-PoRep partitions (docs/circuit.md §1).
   return shape->sector_size >= (32ull << 30) ? 126 : 13;
 }
 
 const std::vector<RegisteredSealProof>& all_registered_seal_proofs() {
   static const std::vector<RegisteredSealProof> proofs = [] {
-    // spec 1.5: ids 0..4 V1 (1.0.0), 5..9 V1_1 (1.1.0), 10..14 synthetic (1.2.0), 15..19 NI (1.2.0).
+    // docs/circuit.md §1: ids 0..4 V1 (1.0.0), 5..9 V1_1 (1.1.0), 10..14 synthetic (1.2.0), 15..19 NI (1.2.0).
     static const char* const kSuffixes[4] = {"V1", "V1_1", "V1_1_Feat_SyntheticPoRep",
                                              "V1_2_Feat_NonInteractivePoRep"};
     static std::vector<std::string> names;  // storage for the string_views below

@@ -5,7 +5,7 @@
 //
 // The levels may have different arities: rfp's base/sub/top tree equals one tree whose levels are
 // [base_arity x base levels] ++ [sub_arity] ++ [top_arity], because the base trees cover consecutive
-// leaf ranges (spec 1.4).
+// leaf ranges (docs/formats.md, "C1 files").
 #pragma once
 
 #include <cstdint>

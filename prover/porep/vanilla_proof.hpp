@@ -1,5 +1,5 @@
 // The commit-phase-1 output (C1) as plain data: filecoin-proofs-api SealCommitPhase1Output and the
-// vanilla proofs inside it (spec 1.1-1.4). Field elements stay as their 32 serialized bytes here;
+// vanilla proofs inside it (docs/formats.md, "C1 files"). Field elements stay as their 32 serialized bytes here;
 // conversion to Fr (with the canonicity check) happens where they are used, with context.
 #pragma once
 

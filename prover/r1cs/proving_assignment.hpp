@@ -20,6 +20,7 @@
 #include <utility>
 #include <vector>
 
+#include "prover/algebra/bits.hpp"
 #include "prover/r1cs/constraint_system.hpp"
 #include "prover/r1cs/evaluate.hpp"
 
@@ -148,8 +149,7 @@ class ProvingAssignment : public Assignment {
       }
     }
     // Merge the coefficients of each variable in an open-addressing table, then track the non-zero sums.
-    int log_capacity = 5;
-    while ((std::size_t{1} << log_capacity) < 2 * terms.size()) ++log_capacity;
+    const unsigned log_capacity = std::max(5u, algebra::log2_ceil(2 * terms.size()));
     const std::size_t capacity = std::size_t{1} << log_capacity;
     table_keys_.assign(capacity, kEmptyKey);
     table_sums_.resize(capacity);

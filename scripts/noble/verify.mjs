@@ -4,10 +4,10 @@
 // and blstrs use) and the pairing is noble's.
 //
 // Usage: node verify.mjs VK_FILE PROOF_FILE PUBLIC_INPUTS_JSON
-//   VK_FILE      bellperson VerifyingKey::write layout (reference/porep-c2-spec.md section 5.1):
+//   VK_FILE      bellperson VerifyingKey::write layout (docs/formats.md, "Groth16 parameters"):
 //                alpha_g1, beta_g1, beta_g2, gamma_g2, delta_g1, delta_g2 (uncompressed: G1 96 B,
 //                G2 192 B), u32 big-endian ic.len(), then ic.len() uncompressed G1 points.
-//   PROOF_FILE   192 bytes per partition (spec section 6): A (G1 compressed, 48 B) || B (G2
+//   PROOF_FILE   192 bytes per partition (docs/formats.md, "Proof files"): A (G1 compressed, 48 B) || B (G2
 //                compressed, 96 B) || C (G1 compressed, 48 B), partitions concatenated in order.
 //   PUBLIC_INPUTS_JSON  an array with one array per partition of the public inputs (without the
 //                leading constant ONE) as decimal or 0x-hex strings, each canonical (< r).
@@ -22,7 +22,7 @@ const G1 = bls12_381.G1.Point ?? bls12_381.G1.ProjectivePoint;
 const G2 = bls12_381.G2.Point ?? bls12_381.G2.ProjectivePoint;
 const { Fp12, Fr } = bls12_381.fields;
 
-// Sizes of the ZCash encodings (spec section 5.1).
+// Sizes of the ZCash encodings (docs/formats.md, "Groth16 parameters").
 const G1_UNCOMPRESSED = 96;
 const G2_UNCOMPRESSED = 192;
 const G1_COMPRESSED = 48;

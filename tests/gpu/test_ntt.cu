@@ -18,7 +18,7 @@ using gpu::NttOrder;
 
 namespace {
 
-// Primitive 2^lg-th root of unity: 7^((r - 1) / 2^32) squared 32 - lg times (spec 9.1).
+// Primitive 2^lg-th root of unity: 7^((r - 1) / 2^32) squared 32 - lg times (docs/circuit.md §10).
 Fr root_of_unity(unsigned lg) {
   Fr w = Fr::generator().pow(Fr::kTrace);
   for (unsigned i = lg; i < 32; ++i) w = w.square();

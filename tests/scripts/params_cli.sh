@@ -19,7 +19,7 @@ run() {
 }
 has() { grep -qF -- "$1" "$tmp/out.txt" || { cat "$tmp/out.txt" >&2; fail "output lacks: $1"; }; }
 
-# Names: the full 2KiB names of reference/porep-c2-spec.md section 5.2.
+# Names: the full 2KiB names of rust-fil-proofs' parameters.json.
 name2k="v28-stacked-proof-of-replication-merkletree-poseidon_hasher-8-0-0-sha256_hasher-032d3138d22506ec0082ed72b2dcba18df18477904e35bafee82b3793b06832f"
 run 0 "params names" "$CUZK_BIN" params names
 has "$name2k.params"

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # `cuzk pce build|info` from the command line: the demo and 2KiB caches are built once and then found
-# valid, `info` verifies them (2,687,921 constraints for 2KiB: spec 9.4), a corrupted cache makes `info`
+# valid, `info` verifies them (2,687,921 constraints for 2KiB: docs/circuit.md §9), a corrupted cache makes `info`
 # exit with kCacheError (9) and `build` rebuild it, and CUZK_PCE_CACHE picks the directory.
 set -euo pipefail
 : "${CUZK_BIN:?CUZK_BIN must name the cuzk binary}"

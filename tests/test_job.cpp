@@ -1,0 +1,255 @@
+// The job (job/prove.hpp) in C++, on the committed 2KiB C1 files (testdata/c1) with fixed r and s:
+// proofs byte for byte against a pinned value, the order of outputs and errors with and without overlap,
+// an output file that already exists, nothing written on failure, and the JSON and YAML reports.
+//
+// The Groth16 parameters come from fixed toxic waste (NOT FOR PRODUCTION), so every build tree makes the
+// same files (in build/test-job-params, once, under a lock shared by this test's processes) and a proof
+// of a given C1 file with given r, s is one fixed byte string: a change that alters a proof fails here.
+#include <fcntl.h>
+#include <gtest/gtest.h>
+#include <sys/file.h>
+#include <unistd.h>
+#include <yaml-cpp/yaml.h>
+
+#include <algorithm>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <iterator>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+#include "io/io_error.hpp"
+#include "io/temp_dir.hpp"
+#include "job/prove.hpp"
+#include "prover/algebra/hex_bytes.hpp"
+#include "prover/groth16/setup.hpp"
+#include "prover/porep/param_names.hpp"
+#include "prover/porep/registered_proof.hpp"
+#include "prover/porep/synthesis.hpp"
+
+namespace cuzk::job {
+namespace {
+
+namespace fs = std::filesystem;
+using algebra::Fr;
+
+const fs::path kTestdata = fs::path(CUZK_SOURCE_DIR) / "testdata" / "c1";
+
+// The proof of testdata/c1/2KiB-V1_1.json with the parameters of fixed_params_dir() and r, s of options(),
+// as the code before the job's refactoring (main at d08cb17) and after it both make it; any change of
+// synthesis, proving or encoding that alters a proof changes it.
+constexpr const char* kGoldenV1_1 =
+    "952a792b75f609a57e3780f585926bac3a60de35ed0ca87063a30b671a08b1ee4ee88d8b09150ebc777e540fc79b6337"
+    "b77f8a621ba55d9481bb10198df7089aae957fdccbc1a9726996e1d3b0bc380b0094f271a8e184b778e45b4abfe24310"
+    "1282c25e18bcc8d48b9f181d142c25ec39bf1fcbbb61b94699694b30c20a9d5b190772bf5c2849eabf655184de2e84ff"
+    "aaaa90bcfc3cb226ebdca0bedda0933a3bd679fcc6d6b80baecb3832f38b38d0f3b7662d694a0f601cc2357627440c91";
+
+// Test parameters of the 2KiB circuit from fixed toxic waste, made once per build tree.
+const std::string& fixed_params_dir() {
+  static const std::string dir = [] {
+    const fs::path d = fs::path(CUZK_BINARY_DIR) / "test-job-params";
+    fs::create_directories(d);
+    const porep::SectorShape& shape = *porep::parse_sector_size("2KiB");
+    const fs::path params = d / porep::param_file_name(shape, porep::ParamFileKind::kParams);
+    const fs::path vk = d / porep::param_file_name(shape, porep::ParamFileKind::kVerifyingKey);
+    // ctest runs this file's tests as separate processes, maybe at once: one makes the files.
+    const int lock = ::open((d / ".lock").c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+    if (lock < 0 || ::flock(lock, LOCK_EX) != 0) throw std::runtime_error("cannot lock " + d.string());
+    if (!fs::exists(params) || !fs::exists(vk)) {
+      groth16::ToxicWaste waste{Fr::from_u64(0x7a75), Fr::from_u64(0xa1fa), Fr::from_u64(0xbe7a),
+                                Fr::from_u64(0x6a33a), Fr::from_u64(0xde17a)};
+      const groth16::Parameters p =
+          groth16::generate_parameters(porep::record_partition_circuit(shape), waste);
+      p.write_file(params.string());
+      p.vk.write_file(vk.string());
+    }
+    ::flock(lock, LOCK_UN);
+    ::close(lock);
+    return d.string();
+  }();
+  return dir;
+}
+
+ProveOptions options(const fs::path& out, bool overlap) {
+  ProveOptions o;
+  o.params_dir = fixed_params_dir();
+  o.output_dir = out.string();
+  o.pce_cache_dir = (fs::path(fixed_params_dir()) / "pce").string();
+  o.fixed_randomness = std::pair{Fr::from_u64(12345), Fr::from_u64(67890)};
+  o.overlap = overlap;
+  return o;
+}
+
+std::vector<std::uint8_t> read_bytes(const fs::path& p) {
+  std::ifstream in(p, std::ios::binary);
+  return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+}
+
+std::vector<std::string> files_in(const fs::path& dir) {
+  std::vector<std::string> names;
+  if (!fs::exists(dir)) return names;
+  for (const auto& e : fs::directory_iterator(dir)) names.push_back(e.path().filename().string());
+  std::sort(names.begin(), names.end());
+  return names;
+}
+
+std::string path_of(const char* name) {
+  return (kTestdata / name).string();
+}
+
+class Job : public ::testing::TestWithParam<bool> {};  // the parameter: overlap
+
+TEST_P(Job, OutputsFollowTheInputsAndProofsAreFixedByRandS) {
+  io::TempDir tmp("cuzk-test-job-");
+  const std::vector<std::string> inputs = {path_of("2KiB-V1-envelope.json"), path_of("2KiB-V1_1.json")};
+  const RunReport report = prove_c1_files(inputs, options(tmp.path(), GetParam()));
+
+  ASSERT_EQ(report.sectors.size(), 2u);
+  EXPECT_EQ(report.overlap, GetParam());
+  // In the order of the inputs, named after SectorNum (envelope) or the file stem.
+  EXPECT_EQ(report.sectors[0].c1_path, inputs[0]);
+  EXPECT_EQ(report.sectors[0].sector, "2");
+  EXPECT_EQ(report.sectors[1].c1_path, inputs[1]);
+  EXPECT_EQ(report.sectors[1].sector, "2KiB-V1_1");
+  for (const SectorReport& s : report.sectors) {
+    EXPECT_TRUE(s.verified) << s.sector;
+    EXPECT_EQ(s.partitions, 1u);
+    EXPECT_EQ(read_bytes(s.proof_path).size(), 192u) << s.proof_path;
+    EXPECT_EQ(algebra::bytes_to_hex(read_bytes(s.proof_path)), s.proof_hex) << s.proof_path;
+  }
+  EXPECT_EQ(files_in(tmp.path()), (std::vector<std::string>{"2.proof", "2KiB-V1_1.proof"}));
+  // The same bytes with and without overlap, and as when this test was written.
+  EXPECT_EQ(report.sectors[1].proof_hex, kGoldenV1_1);
+}
+
+TEST_P(Job, TheFirstErrorInInputOrderStopsTheRunAfterTheSectorsBeforeIt) {
+  io::TempDir tmp("cuzk-test-job-");
+  // A sector that proves, then one whose witness does not satisfy the circuit, then a truncated file:
+  // the circuit error is reported (not the parse error of the later file), and the first sector's proof
+  // is written although, with overlap, the second was synthesized while the first was proven.
+  const std::vector<std::string> inputs = {path_of("2KiB-V1_1.json"), path_of("bad-label.json"),
+                                           path_of("bad-truncated.json")};
+  try {
+    prove_c1_files(inputs, options(tmp.path(), GetParam()));
+    FAIL() << "the run did not fail";
+  } catch (const JobError& e) {
+    EXPECT_EQ(e.kind(), JobError::Kind::kUnsatisfiedCircuit);
+    EXPECT_NE(std::string(e.what()).find("bad-label.json partition 0"), std::string::npos) << e.what();
+  }
+  EXPECT_EQ(files_in(tmp.path()), std::vector<std::string>{"2KiB-V1_1.proof"});
+}
+
+TEST_P(Job, AParseErrorIsReportedAfterTheSectorBeforeIt) {
+  io::TempDir tmp("cuzk-test-job-");
+  const std::vector<std::string> inputs = {path_of("2KiB-V1_1.json"), path_of("bad-truncated.json"),
+                                           path_of("bad-label.json")};
+  EXPECT_THROW(prove_c1_files(inputs, options(tmp.path(), GetParam())), io::IoError);
+  EXPECT_EQ(files_in(tmp.path()), std::vector<std::string>{"2KiB-V1_1.proof"});
+}
+
+INSTANTIATE_TEST_SUITE_P(OverlapOffAndOn, Job, ::testing::Bool(),
+                         [](const auto& info) { return info.param ? "overlap" : "sequential"; });
+
+TEST(JobFailure, NothingIsWrittenForASectorThatFails) {
+  io::TempDir tmp("cuzk-test-job-");
+  const fs::path out = tmp.path() / "out";
+  for (const char* bad : {"bad-label.json", "bad-seed.json", "bad-zero-seed.json"}) {
+    ProveOptions o = options(out, false);
+    o.dump_public_inputs = true;
+    EXPECT_ANY_THROW(prove_c1_files({path_of(bad)}, o)) << bad;
+    EXPECT_EQ(files_in(out), std::vector<std::string>{}) << bad;  // no proof, no inputs, no temporary file
+  }
+}
+
+TEST(JobOutputs, AnExistingProofFileIsReplacedWhole) {
+  io::TempDir tmp("cuzk-test-job-");
+  const fs::path stale = tmp.path() / "2KiB-V1_1.proof";
+  {
+    std::ofstream(stale, std::ios::binary) << std::string(500, 'x');  // an earlier run's leftover
+  }
+  const RunReport report = prove_c1_files({path_of("2KiB-V1_1.json")}, options(tmp.path(), false));
+  ASSERT_EQ(report.sectors.size(), 1u);
+  EXPECT_EQ(algebra::bytes_to_hex(read_bytes(stale)), kGoldenV1_1);
+  EXPECT_EQ(files_in(tmp.path()), std::vector<std::string>{"2KiB-V1_1.proof"});  // no temporary left
+}
+
+TEST(JobOutputs, TwoInputsForTheSameProofFileAreRefused) {
+  io::TempDir tmp("cuzk-test-job-");
+  fs::create_directories(tmp.path() / "a");
+  fs::create_directories(tmp.path() / "b");
+  fs::copy_file(path_of("2KiB-V1_1.json"), tmp.path() / "a" / "x.json");
+  fs::copy_file(path_of("2KiB-V1_1.json"), tmp.path() / "b" / "x.json");
+  try {
+    prove_c1_files({(tmp.path() / "a" / "x.json").string(), (tmp.path() / "b" / "x.json").string()},
+                   options(tmp.path() / "out", false));
+    FAIL() << "two inputs writing x.proof were accepted";
+  } catch (const JobError& e) {
+    EXPECT_EQ(e.kind(), JobError::Kind::kOutputExists);
+    EXPECT_NE(std::string(e.what()).find("x.proof"), std::string::npos) << e.what();
+  }
+}
+
+// Scalars as text, numbers in one form (12.5 and 12.50 alike), so that the two documents compare.
+std::string normalized(const std::string& s) {
+  char* end = nullptr;
+  const double d = std::strtod(s.c_str(), &end);
+  return !s.empty() && end == s.c_str() + s.size() ? std::to_string(d) : s;
+}
+
+// "path = scalar" for every leaf of a JSON document.
+void flatten(const nlohmann::json& j, const std::string& path, std::map<std::string, std::string>& out) {
+  if (j.is_object()) {
+    for (const auto& [k, v] : j.items()) flatten(v, path + "/" + k, out);
+  } else if (j.is_array()) {
+    for (std::size_t i = 0; i < j.size(); ++i) flatten(j[i], path + "/" + std::to_string(i), out);
+  } else {
+    out[path] = normalized(j.is_string() ? j.get<std::string>() : j.dump());
+  }
+}
+
+// The same for a YAML document.
+void flatten(const YAML::Node& y, const std::string& path, std::map<std::string, std::string>& out) {
+  if (y.IsMap()) {
+    for (const auto& kv : y) flatten(kv.second, path + "/" + kv.first.as<std::string>(), out);
+  } else if (y.IsSequence()) {
+    for (std::size_t i = 0; i < y.size(); ++i) flatten(y[i], path + "/" + std::to_string(i), out);
+  } else {
+    out[path] = normalized(y.as<std::string>());
+  }
+}
+
+TEST(JobReports, JsonAndYamlHoldTheSameKeysAndValues) {
+  RunReport report;
+  report.engine = "cpu";
+  report.overlap = true;
+  report.peak_rss_bytes = 123456789;
+  report.total = {12.5, 40.25};
+  report.shared_phases["params.load"] = {1.5, 1.25};
+  report.shared_phases["pce.load"] = {0.5, 0.75};
+  SectorReport s;
+  s.c1_path = "/data/c1 file.json";
+  s.sector = "2";
+  s.proof_type = "StackedDrg2KiBV1_1";
+  s.partitions = 1;
+  s.proof_path = "/out/2.proof";
+  s.verified = true;
+  s.total = {10.125, 30.5};
+  s.phases["parse"] = {0.001, 0.002};
+  s.phases["prove.msm_g1"] = {3.0, 9.0};
+  report.sectors = {s, s};
+  report.sectors[1].sector = "3";
+
+  std::map<std::string, std::string> from_json, from_yaml;
+  flatten(nlohmann::json::parse(to_json(report)), "", from_json);
+  flatten(YAML::Load(to_yaml(report)), "", from_yaml);
+  EXPECT_EQ(from_json, from_yaml);
+  EXPECT_EQ(from_json.at("/total/wall_s"), std::to_string(12.5));
+  EXPECT_EQ(from_json.at("/sectors/1/total/cpu_s"), std::to_string(30.5));
+  EXPECT_EQ(from_json.at("/sectors/0/phases/prove.msm_g1/wall_s"), std::to_string(3.0));
+}
+
+}  // namespace
+}  // namespace cuzk::job
