@@ -20,6 +20,7 @@
 #include "prover/groth16/randomness.hpp"
 #include "prover/groth16/verifier.hpp"
 #include "job/memory_sampler.hpp"
+#include "job/stage_resources.hpp"
 #include "job/two_stage.hpp"
 #include "prover/porep/c1_validate.hpp"
 #include "prover/porep/challenges.hpp"
@@ -133,96 +134,8 @@ struct PartitionWork {
   std::map<std::string, PhaseTime> phases;  // of this partition's synthesis, merged into the sector's in order
 };
 
-// One proving engine per parameter set, made on a thread of its own from the moment the first sector of
-// its size is opened (loading the parameters then overlaps that sector's synthesis), and waited for by
-// the first proof that needs it.
-class EngineCache {
- public:
-  EngineCache(const ProveOptions& options, ParameterStore& store, Timeline& timeline)
-      : options_(options), store_(store), timeline_(timeline) {}
-  ~EngineCache() {
-    // A run that stops early still waits for a load in flight (it uses the store and the options).
-    for (auto& [size, slot] : slots_)
-      if (slot.future.valid()) slot.future.wait();
-  }
-
-  void prepare(const porep::SectorShape& shape) {
-    std::lock_guard lock(mutex_);
-    Slot& slot = slots_[shape.sector_size];
-    if (slot.future.valid() || slot.engine) return;
-    const std::string path = store_.params_path(shape);
-    const groth16::ParameterHeader& header = store_.header_for(shape);
-    slot.future = std::async(std::launch::async, [this, path, &header, label = std::string(shape.label)] {
-      PhaseTimer timer;
-      const double start = timeline_.now();
-      std::unique_ptr<groth16::ProverEngine> engine =
-          options_.engine_factory ? options_.engine_factory(path, header)
-                                  : make_cpu_engine_from_file(path, options_.threads);
-      timeline_.add({"parameters", "params.load " + label, "", -1, start, timeline_.now()});
-      return Made{std::move(engine), timer.elapsed()};
-    });
-  }
-
-  // The engine for `shape` (prepare() first); the one-off phases of making it go to `shared_phases` once.
-  groth16::ProverEngine& get(const porep::SectorShape& shape, std::map<std::string, PhaseTime>& shared_phases) {
-    prepare(shape);
-    std::unique_lock lock(mutex_);
-    Slot& slot = slots_[shape.sector_size];
-    if (!slot.engine) {
-      std::future<Made> future = std::move(slot.future);
-      lock.unlock();
-      Made made = future.get();  // rethrows what the factory threw
-      lock.lock();
-      slot.engine = std::move(made.engine);
-      PhaseTime rest = made.time;
-      for (const auto& [name, seconds] : slot.engine->setup_phases()) {
-        shared_phases[name] += PhaseTime{seconds, 0};
-        rest.wall_s -= seconds;
-      }
-      // The CPU engine's setup is decoding the parameters; the GPU engine's, what follows the load.
-      shared_phases[options_.engine_factory ? options_.engine_name + ".setup" : "params.load"] += rest;
-    }
-    return *slot.engine;
-  }
-
- private:
-  struct Made {
-    std::unique_ptr<groth16::ProverEngine> engine;
-    PhaseTime time;
-  };
-  struct Slot {
-    std::future<Made> future;
-    std::unique_ptr<groth16::ProverEngine> engine;
-  };
-  const ProveOptions& options_;
-  ParameterStore& store_;
-  Timeline& timeline_;
-  std::mutex mutex_;
-  std::map<std::uint64_t, Slot> slots_;
-};
-
-// Prover inputs whose partition is proven, kept for the next synthesis: their witness and a, b, c buffers
-// are reused instead of faulting in ~17 GB of fresh memory per 32GiB partition (the memory stays bounded:
-// no more inputs exist than partitions in flight).
-class BufferPool {
- public:
-  groth16::ProverInput take() {
-    std::lock_guard lock(mutex_);
-    if (free_.empty()) return {};
-    groth16::ProverInput in = std::move(free_.back());
-    free_.pop_back();
-    return in;
-  }
-  void give(groth16::ProverInput&& in) {
-    in.inputs.clear();
-    std::lock_guard lock(mutex_);
-    free_.push_back(std::move(in));
-  }
-
- private:
-  std::mutex mutex_;
-  std::vector<groth16::ProverInput> free_;
-};
+using detail::BufferPool;
+using detail::EngineCache;
 
 // Parse, validate and synthesize, one partition per next() call, sector after sector.
 class FrontStage {

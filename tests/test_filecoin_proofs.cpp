@@ -1,6 +1,7 @@
 // Real Filecoin PoRep proofs: rust-fil-proofs filecoin-proofs/tests/seal_regression_records-v16.json
-// (JSON Lines, one sealed sector per line, `proof` = the MultiProof bytes: 192 per partition;
-// filecoin-proofs/tests/seal_regression_records-v16.json, docs/circuit.md §9), copied to ../shared/testdata/filecoin/.
+// (JSON Lines, one sealed sector per line, `proof` = the MultiProof bytes: 192 per partition; docs/circuit.md
+// §9). The file is not in this repository: the tests read it from CUZK_SHARED_DIR (a CMake cache path) and
+// skip, visibly, where it is absent.
 //
 // Every partition proof must decode with full checks (a, c in G1, b in G2, none at infinity, as
 // bellperson's Proof::read_many) and re-encode to the same bytes; single-bit corruptions must be
