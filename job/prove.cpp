@@ -357,6 +357,8 @@ class BackStage {
       spdlog::error("{}: {} failed", job.path, stage_);
       if (!options_.keep_going) throw;
       if (!job.failed.exchange(true)) failures_.record(job.input_index, job.path, job.report.sector, stage_);
+      // A device error may leave an engine's buffers half made: the next sector gets a fresh one.
+      engines_.clear();
     }
   }
 
