@@ -63,8 +63,12 @@ void run_prove(const ProveFlags& f) {
     for (const auto& [phase, t] : s.phases)
       spdlog::info("  {:<14} wall {:8.3f} s  cpu {:8.3f} s", phase, t.wall_s, t.cpu_s);
   }
-  spdlog::info("peak RSS {:.1f} MiB, total {:.2f} s", static_cast<double>(report.peak_rss_bytes) / (1 << 20),
-               report.total.wall_s);
+  for (const auto& [phase, t] : report.shared_phases)
+    spdlog::info("shared {:<14} wall {:8.3f} s  cpu {:8.3f} s", phase, t.wall_s, t.cpu_s);
+  auto mib = [](std::uint64_t bytes) { return static_cast<double>(bytes) / (1 << 20); };
+  spdlog::info("peak RSS {:.1f} MiB (anonymous {:.1f} MiB, file-backed {:.1f} MiB), peak device {:.1f} MiB, total {:.2f} s",
+               mib(report.peak_rss_bytes), mib(report.peak_anon_bytes), mib(report.peak_file_bytes),
+               mib(report.peak_device_bytes), report.total.wall_s);
   // Each failed sector (--keep-going): its error logged and its exit code, for the report and the run's.
   for (auto& failure : report.failures) {
     try {
