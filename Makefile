@@ -3,7 +3,7 @@ BUILD_DIR ?= build
 JOBS ?= $(shell nproc)
 CMAKE_FLAGS ?=
 
-.PHONY: all deps configure build test demo bench format clean
+.PHONY: all deps configure build test sanitize demo bench format clean
 
 all: build
 
@@ -19,6 +19,10 @@ build: configure
 # All CPU tests (GPU tests carry the label `gpu` and run in scripts/gpu-check.sh).
 test: build
 	@cd $(BUILD_DIR) && ctest --output-on-failure -j $(JOBS) -LE gpu
+
+# ASan+UBSan unit tests, libFuzzer targets (FUZZ_SECONDS each) and TSan on the pipeline (CI runs it too).
+sanitize: deps
+	@./scripts/sanitize-and-fuzz.sh
 
 demo: build
 	@./scripts/demo.sh $(BUILD_DIR)

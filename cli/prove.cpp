@@ -9,6 +9,7 @@
 #include <fstream>
 
 #include "cli/commands.hpp"
+#include "cli/errors.hpp"
 #include "cli/exit_codes.hpp"
 #include "io/atomic_file.hpp"
 #include "io/c1_file.hpp"
@@ -30,6 +31,7 @@ struct ProveFlags {
   bool check = false;
   bool dump_inputs = false;
   bool pce_readonly = false;
+  bool keep_going = false;
   std::string pce_cache_dir;
 };
 
@@ -40,6 +42,8 @@ void write_report(const std::string& path, const job::RunReport& report) {
 }
 
 void run_prove(const ProveFlags& f) {
+  // Output paths first: a report that cannot be written is found before hours of proving, not after.
+  if (!f.report.empty()) io::check_output_file(f.report);
   job::ProveOptions options;
   apply_job_flags(f.job, options);
   options.output_dir = f.output_dir;
@@ -48,6 +52,7 @@ void run_prove(const ProveFlags& f) {
   options.dump_public_inputs = f.dump_inputs;
   options.pce_readonly = f.pce_readonly;
   options.pce_cache_dir = f.pce_cache_dir;
+  options.keep_going = f.keep_going;
   options.progress = [](const std::string& m) { spdlog::info("{}", m); };
   if (f.no_verify) spdlog::warn("--no-verify: proofs are written without being verified first");
   job::RunReport report = job::prove_c1_files(f.job.c1_files, options);
@@ -64,7 +69,22 @@ void run_prove(const ProveFlags& f) {
   spdlog::info("peak RSS {:.1f} MiB (anonymous {:.1f} MiB, file-backed {:.1f} MiB), peak device {:.1f} MiB, total {:.2f} s",
                mib(report.peak_rss_bytes), mib(report.peak_anon_bytes), mib(report.peak_file_bytes),
                mib(report.peak_device_bytes), report.total.wall_s);
+  // Each failed sector (--keep-going): its error logged and its exit code, for the report and the run's.
+  for (auto& failure : report.failures) {
+    try {
+      std::rethrow_exception(failure.error);
+    } catch (...) {
+      failure.exit_code = report_exception();
+    }
+  }
   if (!f.report.empty()) write_report(f.report, report);
+  if (!report.failures.empty()) {
+    spdlog::error("{} of {} sector(s) failed; {} proven", report.failures.size(), f.job.c1_files.size(),
+                  report.sectors.size());
+    for (const auto& failure : report.failures)
+      spdlog::error("  {} ({}): exit {}", failure.c1_path, failure.stage, failure.exit_code);
+    throw CLI::RuntimeError(report.failures.front().exit_code);
+  }
 }
 
 struct VerifyFlags {
@@ -134,6 +154,11 @@ void register_prove_commands(CLI::App& app) {
   CLI::App* prove = app.add_subcommand("prove", "Prove C1 output files: write <sector>.proof per sector");
   CLI::Option* no_pce = add_job_flags(prove, pf->job);
   prove->add_option("-o,--output-dir", pf->output_dir, "where <sector>.proof files are written")
+      ->check(CLI::Validator(
+          [](std::string& dir) {
+            return dir.empty() ? std::string("the output directory is an empty path") : "";
+          },
+          "DIR"))
       ->capture_default_str();
   prove->add_option("--report", pf->report, "write the timing report here (.json, or .yaml/.yml)");
   prove->add_flag("--no-verify", pf->no_verify, "skip verifying each proof before writing it");
@@ -148,19 +173,19 @@ void register_prove_commands(CLI::App& app) {
       ->add_flag("--pce-readonly", pf->pce_readonly,
                  "never build or rebuild a constraint cache (exit 9 instead)")
       ->excludes(no_pce);
+  prove->add_flag("--keep-going", pf->keep_going,
+                  "prove every sector that can be proven; report the failed ones and exit with the first "
+                  "failure's code");
   prove->callback([pf] { run_prove(*pf); });
 
   auto vf = std::make_shared<VerifyFlags>();
   CLI::App* verify = app.add_subcommand(
       "verify",
       "Verify a proof file against the verifying key and public inputs rebuilt from C1 or from values");
-  verify->add_option("proof", vf->proof_file, "proof file (192 bytes per partition)")
-      ->required()
-      ->check(CLI::ExistingFile);
-  verify
-      ->add_option("--c1", vf->c1_file,
-                   "take comm_r, comm_d, replica_id, seed and the proof type from this C1 file")
-      ->check(CLI::ExistingFile);
+  // No CLI::ExistingFile: a missing proof or C1 file is an input error (exit 3), as the README says.
+  verify->add_option("proof", vf->proof_file, "proof file (192 bytes per partition)")->required();
+  verify->add_option("--c1", vf->c1_file,
+                     "take comm_r, comm_d, replica_id, seed and the proof type from this C1 file");
   verify->add_option("--params-dir", vf->params_dir, "directory of the .vk file");
   verify->add_option("--proof-type", vf->proof_type, "registered seal proof, e.g. StackedDrg32GiBV1_1");
   verify->add_option("--comm-r", vf->comm_r, "comm_r, 32 bytes hex");
@@ -169,8 +194,10 @@ void register_prove_commands(CLI::App& app) {
   verify->add_option("--seed", vf->seed, "interactive seed, 32 bytes hex");
   verify->add_option("--replica-id", vf->replica_id,
                      "replica_id, 32 bytes hex (instead of ticket/miner/sector)");
-  verify->add_option("--sector-id", vf->sector_id, "sector number");
-  verify->add_option("--miner-id", vf->miner_id, "miner actor id")->capture_default_str();
+  verify->add_option("--sector-id", vf->sector_id, "sector number")->check(u64_validator());
+  verify->add_option("--miner-id", vf->miner_id, "miner actor id")
+      ->check(u64_validator())
+      ->capture_default_str();
   verify->callback([vf] {
     int code = run_verify(*vf);
     if (code != kOk) throw CLI::RuntimeError(code);

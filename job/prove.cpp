@@ -3,9 +3,11 @@
 #include <spdlog/spdlog.h>
 #include <yaml-cpp/yaml.h>
 
+#include <algorithm>
+#include <atomic>
+#include <bit>
 #include <filesystem>
 #include <nlohmann/json.hpp>
-#include <bit>
 #include <deque>
 #include <future>
 #include <set>
@@ -13,6 +15,7 @@
 
 #include "io/atomic_file.hpp"
 #include "io/c1_file.hpp"
+#include "io/mapped_file.hpp"
 #include "io/param_names.hpp"
 #include "pce/porep_pce.hpp"
 #include "prover/algebra/hex_bytes.hpp"
@@ -41,6 +44,43 @@ std::string sector_name(const std::string& c1_path, const porep::C1Output& c1) {
 void progress(const ProveOptions& o, const std::string& message) {
   if (o.progress) o.progress(message);
 }
+
+// The failed sectors of a keep-going run, recorded from both pipeline stages.
+class FailureLog {
+ public:
+  explicit FailureLog(const ProveOptions& options) : options_(options) {}
+  // Call inside a catch block: records the exception being handled.
+  void record(std::size_t index, const std::string& path, const std::string& sector, const std::string& stage) {
+    SectorFailure f;
+    f.input_index = index;
+    f.c1_path = path;
+    f.sector = sector;
+    f.stage = stage;
+    f.error = std::current_exception();
+    try {
+      throw;
+    } catch (const std::exception& e) {
+      f.message = e.what();
+    } catch (...) {
+      f.message = "unknown exception";
+    }
+    progress(options_, path + ": failed (" + stage + "); --keep-going: on with the next sector");
+    std::lock_guard lock(mutex_);
+    failures_.push_back(std::move(f));
+  }
+  std::vector<SectorFailure> in_input_order() {
+    std::lock_guard lock(mutex_);
+    std::vector<SectorFailure> out = std::move(failures_);
+    std::stable_sort(out.begin(), out.end(),
+                     [](const SectorFailure& a, const SectorFailure& b) { return a.input_index < b.input_index; });
+    return out;
+  }
+
+ private:
+  const ProveOptions& options_;
+  std::mutex mutex_;
+  std::vector<SectorFailure> failures_;
+};
 
 }  // namespace
 
@@ -114,7 +154,9 @@ namespace {
 // back stage keeps its phases apart (back_phases) while the front may still be synthesizing later
 // partitions, and merges them once the sector's last partition is proven.
 struct SectorJob {
+  std::size_t input_index = 0;
   std::string path;
+  std::atomic<bool> failed{false};  // keep_going: a stage gave up on it; the other skips what is left
   porep::C1Output c1;
   const porep::RegisteredSealProof* proof = nullptr;
   const groth16::ParameterHeader* header = nullptr;
@@ -188,6 +230,14 @@ class EngineCache {
     return *slot.engine;
   }
 
+  // After a failed proof (keep_going) the next sector gets a fresh engine: a device error may leave this
+  // one's buffers half made. An engine still being made is left alone.
+  void forget(const porep::SectorShape& shape) {
+    std::lock_guard lock(mutex_);
+    auto it = slots_.find(shape.sector_size);
+    if (it != slots_.end() && it->second.engine) slots_.erase(it);
+  }
+
  private:
   struct Made {
     std::unique_ptr<groth16::ProverEngine> engine;
@@ -230,47 +280,71 @@ class BufferPool {
 // Parse, validate and synthesize, one partition per next() call, sector after sector.
 class FrontStage {
  public:
-  FrontStage(const std::vector<std::string>& paths, const ProveOptions& options, ParameterStore& store,
-             EngineCache& engines, BufferPool& buffers, Timeline& timeline,
-             std::map<std::string, PhaseTime>& shared_phases)
+  FrontStage(const std::vector<std::string>& paths, const std::vector<std::size_t>& todo,
+             const ProveOptions& options, ParameterStore& store, EngineCache& engines, BufferPool& buffers,
+             Timeline& timeline, std::map<std::string, PhaseTime>& shared_phases, FailureLog& failures)
       : paths_(paths),
+        todo_(todo),
         options_(options),
         store_(store),
         engines_(engines),
         buffers_(buffers),
         timeline_(timeline),
-        shared_phases_(shared_phases) {}
+        shared_phases_(shared_phases),
+        failures_(failures) {}
 
   // The next partition in order (sector by sector), or nothing after the last. Up to
   // options.synthesis_workers partitions are synthesized at once, each on a task of its own; they are handed
   // out in order, and so are errors: a failure surfaces when its partition's turn comes, after every
   // partition before it.
+  // With keep_going, a failed partition's sector is recorded and skipped, and the run goes on.
   std::optional<PartitionWork> next() {
-    while (pending_.size() < std::max(1u, options_.synthesis_workers) && !launched_all_) launch_one();
-    if (pending_.empty()) return std::nullopt;
-    std::future<PartitionWork> front = std::move(pending_.front());
-    pending_.pop_front();
-    PartitionWork work = front.get();  // rethrows the task's error
-    for (const auto& [name, t] : work.phases) work.job->report.phases[name] += t;
-    return work;
+    for (;;) {
+      while (pending_.size() < std::max(1u, options_.synthesis_workers) && !launched_all_) launch_one();
+      if (pending_.empty()) return std::nullopt;
+      std::future<PartitionWork> front = std::move(pending_.front());
+      pending_.pop_front();
+      const auto [job, k] = std::move(pending_of_.front());
+      pending_of_.pop_front();
+      try {
+        PartitionWork work = front.get();  // rethrows the task's error
+        if (work.job->failed) {  // keep_going: another partition of its sector failed
+          buffers_.give(std::move(work.input));
+          continue;
+        }
+        for (const auto& [name, t] : work.phases) work.job->report.phases[name] += t;
+        return work;
+      } catch (...) {
+        if (!options_.keep_going || !job) throw;
+        if (!job->failed.exchange(true))
+          failures_.record(job->input_index, job->path, job->report.sector, "synthesize partition " + std::to_string(k));
+      }
+    }
   }
 
  private:
   // Starts the next partition's synthesis (opening its sector first when it is the sector's first). An
   // error in opening the sector is handed out in its turn, like a synthesis error.
   void launch_one() {
-    if (!job_ || partition_ == job_->proof->partitions()) {
-      if (sector_ == paths_.size()) {
+    while (!job_ || partition_ == job_->proof->partitions() || job_->failed) {
+      if (sector_ == todo_.size()) {
         launched_all_ = true;
         return;
       }
+      const std::size_t index = todo_[sector_++];
+      job_.reset();
       try {
-        job_ = open_sector(paths_[sector_++]);
+        job_ = open_sector(index);
         partition_ = 0;
       } catch (...) {
+        if (options_.keep_going) {
+          failures_.record(index, paths_[index], "", "load");
+          continue;
+        }
         std::promise<PartitionWork> failed;
         failed.set_exception(std::current_exception());
         pending_.push_back(failed.get_future());
+        pending_of_.push_back({nullptr, 0});
         launched_all_ = true;
         return;
       }
@@ -288,9 +362,11 @@ class FrontStage {
         done.set_exception(std::current_exception());
       }
       pending_.push_back(done.get_future());
+      pending_of_.push_back({job, k});
       return;
     }
     pending_.push_back(std::async(std::launch::async, [this, job, k, lane] { return make_work(job, k, lane); }));
+    pending_of_.push_back({job, k});
   }
 
   PartitionWork make_work(const std::shared_ptr<SectorJob>& job, unsigned k, unsigned lane) {
@@ -305,8 +381,10 @@ class FrontStage {
     return work;
   }
 
-  std::shared_ptr<SectorJob> open_sector(const std::string& path) {
+  std::shared_ptr<SectorJob> open_sector(std::size_t index) {
+    const std::string& path = paths_[index];
     auto job = std::make_shared<SectorJob>();
+    job->input_index = index;
     job->path = path;
     SectorReport& report = job->report;
     report.c1_path = path;
@@ -461,18 +539,21 @@ class FrontStage {
   }
 
   const std::vector<std::string>& paths_;
+  const std::vector<std::size_t>& todo_;  // indices into paths_ of the sectors that passed the checks
   const ProveOptions& options_;
   ParameterStore& store_;
   EngineCache& engines_;
   BufferPool& buffers_;
   Timeline& timeline_;
   std::map<std::string, PhaseTime>& shared_phases_;
+  FailureLog& failures_;
   std::map<std::uint64_t, pce::CompactR1cs> pce_by_size_;  // one cache per circuit shape in the run
   std::set<std::string> names_;
   std::shared_ptr<SectorJob> job_;  // the sector whose partitions are being launched
   std::size_t sector_ = 0;
   unsigned partition_ = 0;
   std::deque<std::future<PartitionWork>> pending_;  // launched, in partition order
+  std::deque<std::pair<std::shared_ptr<SectorJob>, unsigned>> pending_of_;  // each one's sector and partition
   bool launched_all_ = false;
   unsigned launched_ = 0;
 };
@@ -481,10 +562,36 @@ class FrontStage {
 class BackStage {
  public:
   BackStage(const ProveOptions& options, ParameterStore& store, EngineCache& engines, BufferPool& buffers,
-            Timeline& timeline, RunReport& run)
-      : options_(options), store_(store), engines_(engines), buffers_(buffers), timeline_(timeline), run_(run) {}
+            Timeline& timeline, RunReport& run, FailureLog& failures)
+      : options_(options),
+        store_(store),
+        engines_(engines),
+        buffers_(buffers),
+        timeline_(timeline),
+        run_(run),
+        failures_(failures) {}
 
   void consume(PartitionWork&& work) {
+    SectorJob& job = *work.job;
+    if (job.failed) {  // keep_going: an earlier partition of this sector failed
+      buffers_.give(std::move(work.input));
+      return;
+    }
+    stage_ = "prove partition " + std::to_string(work.partition);
+    try {
+      prove(work);
+    } catch (...) {
+      // The phase and partition, beside the error itself (logged by the CLI): a GPU fault mid-batch
+      // names where it happened. Nothing of the sector has been written (proofs are written whole).
+      spdlog::error("{}: {} failed", job.path, stage_);
+      if (!options_.keep_going) throw;
+      if (!job.failed.exchange(true)) failures_.record(job.input_index, job.path, job.report.sector, stage_);
+      engines_.forget(*job.proof->shape);
+    }
+  }
+
+ private:
+  void prove(PartitionWork& work) {
     SectorJob& job = *work.job;
     progress(options_, "proving " + job.path + " partition " + std::to_string(work.partition));
     PhaseTimer prove_timer;
@@ -517,7 +624,6 @@ class BackStage {
     if (work.partition + 1 == job.proof->partitions()) finish_sector(job);
   }
 
- private:
   void add_step(const char* step, const SectorJob& job, unsigned partition, double start, double end) {
     timeline_.add({"prover", step, job.report.sector, static_cast<int>(partition), start, end});
   }
@@ -531,6 +637,7 @@ class BackStage {
       PhaseTimer verify_timer;
       const double verify_start = timeline_.now();
       const groth16::VerifyingKey& vk = store_.vk_for(*proof.shape);
+      stage_ = "verify";
       report.verified = verify_sector_proofs(vk, job.proofs, job.public_inputs);
       report.phases["verify"] = verify_timer.elapsed();
       timeline_.add({"writer", "verify", report.sector, -1, verify_start, timeline_.now()});
@@ -541,6 +648,7 @@ class BackStage {
                 "; nothing was written (are the parameters and the verifying key from the same setup?)");
     }
 
+    stage_ = "write";
     PhaseTimer write_timer;
     const double write_start = timeline_.now();
     std::vector<std::uint8_t> bytes;
@@ -570,7 +678,70 @@ class BackStage {
   BufferPool& buffers_;
   Timeline& timeline_;
   RunReport& run_;
+  FailureLog& failures_;
+  std::string stage_;  // what consume() is doing, for the failure record
 };
+
+}  // namespace
+
+namespace {
+
+// The .params and .vk of one sector size are present and both have the same number of public inputs
+// (the .params' header only: its vectors are read when the first sector is proven).
+void check_parameters(ParameterStore& store, const porep::SectorShape& shape, bool need_vk) {
+  const std::string params = store.params_path(shape);
+  if (std::string why = io::why_not_a_regular_file(params); !why.empty() && why != "no such file")
+    throw JobError(JobError::Kind::kMissingParameters,
+                   "no Groth16 parameters for " + std::string(shape.label) + " sectors: " + params + " is " + why);
+  const groth16::ParameterHeader& header = store.header_for(shape);  // kMissingParameters when absent
+  if (!need_vk) return;
+  const groth16::VerifyingKey& vk = store.vk_for(shape);
+  if (header.vk.ic.size() != vk.ic.size())
+    throw JobError(JobError::Kind::kMissingParameters,
+                   params + " and " + store.vk_path(shape) + " do not belong together: " +
+                       std::to_string(header.vk.ic.size()) + " and " + std::to_string(vk.ic.size()) +
+                       " public input points");
+}
+
+// Everything that can be checked before heavy work: each C1 file parses and validates, its proof file
+// can be written and the parameters of its size are there. Returns the indices of the sectors to prove;
+// a failure throws, or with keep_going is recorded and the sector left out.
+std::vector<std::size_t> check_inputs(const std::vector<std::string>& paths, const ProveOptions& options,
+                                      ParameterStore& store, FailureLog& failures) {
+  std::vector<std::size_t> todo;
+  std::set<std::string> names;
+  std::map<std::uint64_t, std::exception_ptr> parameters_checked;  // per sector size: null when fine
+  for (std::size_t i = 0; i < paths.size(); ++i) {
+    const std::string& path = paths[i];
+    std::string sector;
+    try {
+      progress(options, "checking " + path);
+      porep::C1Output c1 = io::read_c1_file(path);
+      porep::validate_c1(c1, path);
+      sector = sector_name(path, c1);
+      if (!names.insert(sector).second)
+        throw JobError(JobError::Kind::kOutputExists, path + ": another input also writes " + sector + ".proof");
+      const std::filesystem::path out(options.output_dir);
+      io::check_output_file(out / (sector + ".proof"));
+      if (options.dump_public_inputs) io::check_output_file(out / (sector + ".inputs.json"));
+      const porep::SectorShape& shape = *c1.registered_proof->shape;
+      auto [it, first] = parameters_checked.try_emplace(shape.sector_size);
+      if (first) {
+        try {
+          check_parameters(store, shape, options.verify);
+        } catch (...) {
+          it->second = std::current_exception();
+        }
+      }
+      if (it->second) std::rethrow_exception(it->second);
+      todo.push_back(i);
+    } catch (...) {
+      if (!options.keep_going) throw;
+      failures.record(i, path, sector, "check");
+    }
+  }
+  return todo;
+}
 
 }  // namespace
 
@@ -581,7 +752,14 @@ RunReport prove_c1_files(const std::vector<std::string>& c1_paths, const ProveOp
   run.engine = options.engine_factory ? options.engine_name : "cpu";
   run.overlap = options.overlap;
   ParameterStore store(options.params_dir);
-  std::filesystem::create_directories(options.output_dir);
+  io::prepare_output_dir(options.output_dir);
+  if (std::size_t n = io::remove_stale_temporaries(options.output_dir))
+    spdlog::info("removed {} stale temporary file(s) of killed runs from {}", n, options.output_dir);
+
+  FailureLog failures(options);
+  PhaseTimer check_timer;
+  const std::vector<std::size_t> todo = check_inputs(c1_paths, options, store, failures);
+  run.shared_phases["inputs.check"] = check_timer.elapsed();
 
   // The front stage's shared phases (parameter loads, constraint caches) are kept apart from the back
   // stage's (engine setup) while both threads run, and merged at the end.
@@ -589,11 +767,12 @@ RunReport prove_c1_files(const std::vector<std::string>& c1_paths, const ProveOp
   Timeline timeline;
   EngineCache engines(options, store, timeline);
   BufferPool buffers;
-  FrontStage front(c1_paths, options, store, engines, buffers, timeline, front_shared);
-  BackStage back(options, store, engines, buffers, timeline, run);
+  FrontStage front(c1_paths, todo, options, store, engines, buffers, timeline, front_shared, failures);
+  BackStage back(options, store, engines, buffers, timeline, run, failures);
   run_two_stage<PartitionWork>([&] { return front.next(); },
                                [&](PartitionWork&& work) { back.consume(std::move(work)); }, options.overlap);
   for (const auto& [name, t] : front_shared) run.shared_phases[name] += t;
+  run.failures = failures.in_input_order();
   run.total = run_timer.elapsed();
   run.peak_rss_bytes = peak_rss_bytes();
   run.synthesis_workers = std::max(1u, options.synthesis_workers);
@@ -662,6 +841,14 @@ std::string to_json(const RunReport& report) {
                             {"total", {{"wall_s", s.total.wall_s}, {"cpu_s", s.total.cpu_s}}},
                             {"phases", phases_json(s.phases)}});
   }
+  j["failures"] = nlohmann::json::array();
+  for (const auto& f : report.failures) {
+    j["failures"].push_back({{"c1", f.c1_path},
+                             {"sector", f.sector},
+                             {"stage", f.stage},
+                             {"error", f.message},
+                             {"exit_code", f.exit_code}});
+  }
   return j.dump(2) + "\n";
 }
 
@@ -697,6 +884,17 @@ std::string to_yaml(const RunReport& report) {
     out << YAML::Key << "total_wall_s" << YAML::Value << s.total.wall_s;
     out << YAML::Key << "phases" << YAML::Value;
     phases(s.phases);
+    out << YAML::EndMap;
+  }
+  out << YAML::EndSeq;
+  out << YAML::Key << "failures" << YAML::Value << YAML::BeginSeq;
+  for (const auto& f : report.failures) {
+    out << YAML::BeginMap;
+    out << YAML::Key << "c1" << YAML::Value << f.c1_path;
+    out << YAML::Key << "sector" << YAML::Value << f.sector;
+    out << YAML::Key << "stage" << YAML::Value << f.stage;
+    out << YAML::Key << "error" << YAML::Value << f.message;
+    out << YAML::Key << "exit_code" << YAML::Value << f.exit_code;
     out << YAML::EndMap;
   }
   out << YAML::EndSeq << YAML::EndMap;

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <exception>
 #include <functional>
 #include <map>
 #include <memory>
@@ -72,6 +73,9 @@ struct ProveOptions {
   std::function<std::uint64_t()> device_memory_used;
   // Progress messages; with `overlap` it is called from two threads (never at the same time by one).
   std::function<void(const std::string&)> progress;
+  // A sector that fails (bad input, unsatisfied circuit, a proving or verification error) is recorded in
+  // RunReport::failures and the run goes on with the next one; off: the first failure ends the run.
+  bool keep_going = false;
 };
 
 struct SectorReport {
@@ -88,10 +92,22 @@ struct SectorReport {
   PhaseTime total;
 };
 
+// A sector that was not proven (ProveOptions::keep_going).
+struct SectorFailure {
+  std::size_t input_index = 0;  // position among the C1 files
+  std::string c1_path;
+  std::string sector;  // the proof file's stem; empty when the C1 file could not be read
+  std::string stage;   // "check" (up-front), "synthesize", "prove", "verify" or "write"
+  std::string message;
+  std::exception_ptr error;  // the exception itself: cli/ turns it into an exit code
+  int exit_code = 0;         // filled in by cli/ (exit codes are the CLI's), written to the report
+};
+
 struct RunReport {
   std::string engine = "cpu";
   bool overlap = false;  // synthesis and proving ran at once (ProveOptions::overlap)
   std::vector<SectorReport> sectors;
+  std::vector<SectorFailure> failures;             // in input order; empty unless keep_going
   std::map<std::string, PhaseTime> shared_phases;  // params.load
   PhaseTime total;
   std::uint64_t peak_rss_bytes = 0;
@@ -123,6 +139,9 @@ class ParameterStore {
 // rust-fil-proofs reads them; every proof is verified before it is written).
 std::unique_ptr<groth16::ProverEngine> make_cpu_engine_from_file(const std::string& params_path, unsigned threads);
 
+// Before any heavy work, every C1 file is parsed and validated, every output path and the .params and
+// .vk of every sector size are checked (the .vk read, its input count compared with the .params'): a bad
+// input throws (or, with keep_going, becomes a failure) before the first partition is synthesized.
 RunReport prove_c1_files(const std::vector<std::string>& c1_paths, const ProveOptions& options);
 
 // Verifies partition proofs against the verifier-side public inputs of a sector.
