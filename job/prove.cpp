@@ -112,7 +112,7 @@ struct SectorJob {
   const porep::RegisteredSealProof* proof = nullptr;
   const groth16::Parameters* params = nullptr;
   SectorReport report;
-  std::map<std::string, PhaseTime> back_phases;
+  PhaseMap<PhaseTime> back_phases;
   PhaseTimer timer;  // from the start of parsing
   // The verifier-side public inputs of each partition, derived once by the front stage (which checks the
   // synthesized ones against them) and used again to verify and for --dump-public-inputs.
@@ -131,7 +131,7 @@ struct PartitionWork {
 class FrontStage {
  public:
   FrontStage(const std::vector<std::string>& paths, const ProveOptions& options, ParameterStore& store,
-             std::map<std::string, PhaseTime>& shared_phases)
+             PhaseMap<PhaseTime>& shared_phases)
       : paths_(paths), options_(options), store_(store), shared_phases_(shared_phases) {}
 
   std::optional<PartitionWork> next() {
@@ -260,7 +260,7 @@ class FrontStage {
   const std::vector<std::string>& paths_;
   const ProveOptions& options_;
   ParameterStore& store_;
-  std::map<std::string, PhaseTime>& shared_phases_;
+  PhaseMap<PhaseTime>& shared_phases_;
   std::map<std::uint64_t, pce::CompactR1cs> pce_by_size_;  // one cache per circuit shape in the run
   std::set<std::string> names_;
   std::shared_ptr<SectorJob> job_;
@@ -365,7 +365,7 @@ RunReport prove_c1_files(const std::vector<std::string>& c1_paths, const ProveOp
 
   // The front stage's shared phases (parameter loads, constraint caches) are kept apart from the back
   // stage's (engine setup) while both threads run, and merged at the end.
-  std::map<std::string, PhaseTime> front_shared;
+  PhaseMap<PhaseTime> front_shared;
   FrontStage front(c1_paths, options, store, front_shared);
   BackStage back(options, store, run);
   run_two_stage<PartitionWork>([&] { return front.next(); },
@@ -378,8 +378,9 @@ RunReport prove_c1_files(const std::vector<std::string>& c1_paths, const ProveOp
 
 namespace {
 
-nlohmann::json phases_json(const std::map<std::string, PhaseTime>& phases) {
-  nlohmann::json j = nlohmann::json::object();
+// ordered_json keeps the phases in the order they run (a plain json object sorts its keys).
+nlohmann::ordered_json phases_json(const PhaseMap<PhaseTime>& phases) {
+  nlohmann::ordered_json j = nlohmann::ordered_json::object();
   for (const auto& [name, t] : phases) j[name] = {{"wall_s", t.wall_s}, {"cpu_s", t.cpu_s}};
   return j;
 }
@@ -397,16 +398,16 @@ std::string public_inputs_json(const std::vector<std::vector<algebra::Fr>>& inpu
 }
 
 std::string to_json(const RunReport& report) {
-  nlohmann::json j;
+  nlohmann::ordered_json j;
   j["tool"] = "cuzk";
   j["engine"] = report.engine;
   j["overlap"] = report.overlap;
   j["peak_rss_bytes"] = report.peak_rss_bytes;
   j["total"] = {{"wall_s", report.total.wall_s}, {"cpu_s", report.total.cpu_s}};
   j["shared_phases"] = phases_json(report.shared_phases);
-  j["sectors"] = nlohmann::json::array();
+  j["sectors"] = nlohmann::ordered_json::array();
   for (const auto& s : report.sectors) {
-    j["sectors"].push_back({{"c1", s.c1_path},
+    j["sectors"].push_back(nlohmann::ordered_json{{"c1", s.c1_path},
                             {"sector", s.sector},
                             {"proof_type", s.proof_type},
                             {"partitions", s.partitions},
@@ -420,7 +421,7 @@ std::string to_json(const RunReport& report) {
 
 std::string to_yaml(const RunReport& report) {
   YAML::Emitter out;
-  auto phases = [&](const std::map<std::string, PhaseTime>& ps) {
+  auto phases = [&](const PhaseMap<PhaseTime>& ps) {
     out << YAML::BeginMap;
     for (const auto& [name, t] : ps)
       out << YAML::Key << name << YAML::Value << YAML::Flow << YAML::BeginMap << YAML::Key << "wall_s"

@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "job/phase_order.hpp"
 #include "prover/groth16/parameters.hpp"
 #include "prover/groth16/proof.hpp"
 #include "prover/groth16/prover.hpp"
@@ -71,8 +72,8 @@ struct SectorReport {
   std::string proof_hex;
   std::string public_inputs_path;
   bool verified = false;
-  // Per phase: parse, validate, synthesize, prove.h, prove.msm_g1, prove.msm_g2, prove, verify, write.
-  std::map<std::string, PhaseTime> phases;
+  // Per phase, in the order they run (job/phase_order.hpp): parse, validate, synthesize, ..., write.
+  PhaseMap<PhaseTime> phases;
   PhaseTime total;
 };
 
@@ -80,7 +81,7 @@ struct RunReport {
   std::string engine = "cpu";
   bool overlap = false;  // synthesis and proving ran at once (ProveOptions::overlap)
   std::vector<SectorReport> sectors;
-  std::map<std::string, PhaseTime> shared_phases;  // params.load
+  PhaseMap<PhaseTime> shared_phases;  // params.load, pce.load or pce.build, gpu.setup
   PhaseTime total;
   std::uint64_t peak_rss_bytes = 0;
 };
