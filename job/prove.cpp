@@ -304,6 +304,8 @@ class BackStage {
     job.back_phases["prove.h"] += t.h;
     job.back_phases["prove.msm_g1"] += t.msm_g1;
     job.back_phases["prove.msm_g2"] += t.msm_g2;
+    if (options_.partition_proven)
+      options_.partition_proven(job.path, work.partition, job.proof->partitions());
     if (work.partition + 1 == job.proof->partitions()) finish_sector(job);
   }
 
@@ -344,6 +346,7 @@ class BackStage {
     report.phases["write"] = write_timer.elapsed();
     report.total = job.timer.elapsed();
     run_.sectors.push_back(std::move(report));
+    if (options_.sector_done) options_.sector_done(run_.sectors.back());
   }
 
   const ProveOptions& options_;

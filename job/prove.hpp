@@ -34,6 +34,8 @@ class JobError : public std::runtime_error {
   Kind kind_;
 };
 
+struct SectorReport;
+
 struct ProveOptions {
   std::string params_dir;         // where the v28-... .params/.vk files are
   std::string output_dir;         // where <sector>.proof files go
@@ -61,6 +63,10 @@ struct ProveOptions {
   bool overlap = false;
   // Progress messages; with `overlap` it is called from two threads (never at the same time by one).
   std::function<void(const std::string&)> progress;
+  // Called from the proving stage when a partition is proven (`partitions`: the sector's count), and when
+  // a sector's proof is written and its report complete (sectors come in input order).
+  std::function<void(const std::string& c1_path, unsigned partition, unsigned partitions)> partition_proven;
+  std::function<void(const SectorReport&)> sector_done;
 };
 
 struct SectorReport {
