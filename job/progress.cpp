@@ -134,6 +134,26 @@ void ProgressReporter::finish() {
   active_ = false;
 }
 
+void ProgressReporter::tick() {
+  if (style_ == Style::kOff) return;
+  std::lock_guard lock(mutex_);
+  if (!active_) return;
+  const double now = clock_();
+  // The live line shows seconds ticking by; log lines keep to their interval.
+  const double due = style_ == Style::kLiveLine ? 1.0 : interval_s_;
+  if (now - std::max(last_output_, started_) >= due) draw_locked(now);  // the first, an interval in
+}
+
+void ProgressReporter::start_ticker(double period_s) {
+  if (style_ == Style::kOff || ticker_.joinable()) return;
+  ticker_ = std::jthread([this, period_s](std::stop_token stop) {
+    std::mutex m;
+    std::unique_lock lock(m);
+    const auto period = std::chrono::duration<double>(period_s);
+    while (!stop_cv_.wait_for(lock, stop, period, [&stop] { return stop.stop_requested(); })) tick();
+  });
+}
+
 void ProgressReporter::suspend() {
   if (style_ != Style::kLiveLine) return;
   mutex_.lock();  // held until resume(): no redraw between the erase and the other output

@@ -8,11 +8,13 @@
 // Thread-safe: the proving job reports from its two stages' threads.
 #pragma once
 
+#include <condition_variable>
 #include <cstdint>
 #include <cstdio>
 #include <functional>
 #include <mutex>
 #include <string>
+#include <thread>
 
 namespace cuzk::job {
 
@@ -35,6 +37,12 @@ class ProgressReporter {
   // Ends the step: the live line is finished with a newline; in log style one last line is written,
   // rate limit or not (it is the step's summary, not a repeat).
   void finish();
+
+  // A heartbeat: draws the line if the interval has passed since the last one, progress or not, so that
+  // a partition that takes minutes still shows its elapsed time (and a log shows the run is alive).
+  void tick();
+  // Calls tick() every `period_s` from a thread of its own until destruction.
+  void start_ticker(double period_s);
 
   // Around other output to the same terminal: erase the live line, then draw it again.
   void suspend();
@@ -62,6 +70,8 @@ class ProgressReporter {
   std::string step_, unit_, detail_;
   std::uint64_t done_ = 0, total_ = 0;
   double started_ = 0, last_output_ = -1e300;
+  std::condition_variable_any stop_cv_;
+  std::jthread ticker_;  // last: stopped and joined before the members it uses go
 };
 
 // The style for a stream: a live line when it is a terminal (and TERM is not "dumb"), else log lines;

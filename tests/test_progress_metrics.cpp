@@ -3,12 +3,15 @@
 // parser here (https://prometheus.io/docs/instrumenting/exposition_formats/), not by string equality.
 #include <gtest/gtest.h>
 
+#include <chrono>
 #include <cstdlib>
 #include <map>
+#include <mutex>
 #include <regex>
 #include <set>
 #include <sstream>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "job/metrics.hpp"
@@ -71,6 +74,48 @@ TEST(Progress, LogLinesAfterQuietPeriodComeAtOnce) {
   t.now += 5;
   p.update(3);  // 10 s: written
   EXPECT_EQ(lines.size(), 2u);
+}
+
+TEST(Progress, HeartbeatKeepsToTheIntervalWithoutProgress) {
+  FakeClock t;
+  std::vector<std::string> lines;
+  ProgressReporter p(
+      ProgressReporter::Style::kLogLines, nullptr, [&](const std::string& l) { lines.push_back(l); }, 30,
+      t.clock());
+  p.tick();  // no step yet: nothing
+  p.begin("proving", 10, "partitions");
+  p.set_detail("sector 1/1: proving partition 0");
+  for (int second = 1; second <= 95; ++second) {  // one partition that takes minutes
+    t.now += 1;
+    p.tick();
+  }
+  ASSERT_EQ(lines.size(), 3u);  // at 30, 60 and 90 s
+  EXPECT_NE(lines[0].find("proving 0/10 (0%), elapsed 30s | sector 1/1: proving partition 0"),
+            std::string::npos)
+      << lines[0];
+  t.now += 1;
+  p.update(1);  // 6 s after the last line: held back
+  EXPECT_EQ(lines.size(), 3u);
+}
+
+TEST(Progress, TickerThreadStopsWithTheReporter) {
+  std::vector<std::string> lines;
+  std::mutex m;
+  {
+    ProgressReporter p(
+        ProgressReporter::Style::kLogLines, nullptr,
+        [&](const std::string& l) {
+          std::lock_guard lock(m);
+          lines.push_back(l);
+        },
+        0.01);
+    p.begin("proving", 1, "partitions");
+    p.start_ticker(0.005);
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  }  // joins the ticker
+  std::lock_guard lock(m);
+  EXPECT_GE(lines.size(), 2u);  // heartbeats came without any update
+  for (const auto& l : lines) EXPECT_FALSE(has_control_characters(l));
 }
 
 TEST(Progress, OffWritesNothing) {
