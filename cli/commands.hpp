@@ -5,6 +5,7 @@
 #include <CLI/CLI.hpp>
 #include <cstdint>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -46,6 +47,9 @@ struct JobFlags {
   std::string overlap = "auto";  // auto (on with --gpu) | on | off
   unsigned threads = 0;
   std::uint64_t miner_id = 1000;
+  unsigned synthesis_workers = 0;  // 0: auto (2 with --gpu, else 1)
+  std::string gpu_memory;          // --gpu-memory LIMIT (empty: the device's free memory)
+  std::optional<std::uint64_t> test_randomness;  // TEST ONLY: r, s derived from this seed
 };
 // Registers them on `cmd`; returns the --no-pce option (other flags may exclude it).
 CLI::Option* add_job_flags(CLI::App* cmd, JobFlags& f);
@@ -54,6 +58,10 @@ void apply_job_flags(const JobFlags& f, job::ProveOptions& options);
 
 // cli/bench.cpp: `cuzk bench` (repeated proving, statistics per phase) and `cuzk compare`.
 void register_bench_commands(CLI::App& app);
+// cli/params_load.cpp: `cuzk params load` (after register_params_commands).
+void register_params_load_command(CLI::App& app);
+// cli/report.cpp: `cuzk report timeline`.
+void register_report_commands(CLI::App& app);
 
 // Accepts a sector size as io::parse_sector_size does (2KiB ... 64GiB, or bytes); cli/params.cpp.
 CLI::Validator sector_size_validator();

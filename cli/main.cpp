@@ -35,6 +35,7 @@ int main(int argc, char** argv) {
 
   // Subcommands (one registration function per cli/*.cpp file, declared in cli/commands.hpp).
   register_params_commands(app);
+  register_params_load_command(app);
   register_selftest_command(app);
   register_proof_commands(app);
   register_info_command(app);
@@ -43,6 +44,7 @@ int main(int argc, char** argv) {
   register_circuit_commands(app);
   register_prove_commands(app);
   register_bench_commands(app);
+  register_report_commands(app);
 
   try {
     app.parse(argc, argv);

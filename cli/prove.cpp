@@ -31,8 +31,6 @@
 #include "prover/porep/registered_proof.hpp"
 #include "prover/timing.hpp"
 #ifdef CUZK_HAVE_CUDA
-#include <cuda_runtime_api.h>
-
 #include "gpu/device_info.hpp"
 #endif
 
@@ -176,7 +174,6 @@ void run_prove(const ProveFlags& f) {
       spdlog::info("{}", m);
     }
   };
-  std::optional<std::uint64_t> gpu_memory_used;
   options.partition_proven = [&](const std::string& c1, unsigned, unsigned partitions) {
     std::lock_guard lock(counts_mutex);
     partitions_of[c1] = partitions;
@@ -186,12 +183,6 @@ void run_prove(const ProveFlags& f) {
     total += std::uint64_t(inputs - std::min(inputs, partitions_of.size())) * partitions;
     progress.set_total(total);
     progress.update(++partitions_done);
-#ifdef CUZK_HAVE_CUDA
-    // Device-wide memory in use on this thread's device while the engine holds its bases and scratch.
-    std::size_t free_bytes = 0, total_bytes = 0;
-    if (f.job.gpu && cudaMemGetInfo(&free_bytes, &total_bytes) == cudaSuccess)
-      gpu_memory_used = std::max<std::uint64_t>(gpu_memory_used.value_or(0), total_bytes - free_bytes);
-#endif
   };
   std::vector<job::SectorReport> done;
   options.sector_done = [&](const job::SectorReport& s) {
@@ -250,7 +241,6 @@ void run_prove(const ProveFlags& f) {
         outcome.partitions_failed = it->second;
     outcome.sectors_skipped = unsigned(inputs - std::min(inputs, failed + 1));
     outcome.gpu_name = gpu_name;
-    outcome.gpu_memory_used_bytes = gpu_memory_used;
     outcome.finished_unix_s = unix_now();
     try {
       write_metrics(partial, outcome);
@@ -261,13 +251,17 @@ void run_prove(const ProveFlags& f) {
   }
   progress.finish();
   for (const auto& [phase, t] : report.shared_phases)
-    spdlog::info("  {:<14} wall {:8.3f} s  cpu {:8.3f} s  (shared)", phase, t.wall_s, t.cpu_s);
-  spdlog::info("peak RSS {:.1f} MiB, total {:.2f} s", static_cast<double>(report.peak_rss_bytes) / (1 << 20),
-               report.total.wall_s);
+    spdlog::info("shared {:<14} wall {:8.3f} s  cpu {:8.3f} s", phase, t.wall_s, t.cpu_s);
+  auto mib = [](std::uint64_t bytes) { return static_cast<double>(bytes) / (1 << 20); };
+  spdlog::info(
+      "peak RSS {:.1f} MiB (anonymous {:.1f} MiB, file-backed {:.1f} MiB), peak device {:.1f} MiB, total "
+      "{:.2f} s",
+      mib(report.peak_rss_bytes), mib(report.peak_anon_bytes), mib(report.peak_file_bytes),
+      mib(report.peak_device_bytes), report.total.wall_s);
   if (!f.report.empty()) write_report(f.report, report);
   job::RunOutcome outcome;
   outcome.gpu_name = gpu_name;
-  outcome.gpu_memory_used_bytes = gpu_memory_used;
+  if (report.peak_device_bytes) outcome.gpu_memory_used_bytes = report.peak_device_bytes;
   outcome.finished_unix_s = unix_now();
   write_metrics(report, outcome);
 }

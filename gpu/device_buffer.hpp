@@ -16,6 +16,7 @@ namespace cuzk::gpu {
 template <class T>
 class DeviceBuffer {
  public:
+  using value_type = T;
   DeviceBuffer() = default;
   explicit DeviceBuffer(std::size_t count) : count_(count) {
     if (count) CUDA_OK(cudaMalloc(reinterpret_cast<void**>(&ptr_), count * sizeof(T)));
@@ -38,6 +39,11 @@ class DeviceBuffer {
     if (ptr_) cudaFree(ptr_);
     ptr_ = nullptr;
     count_ = 0;
+  }
+  // Gives up ownership (for an owner that takes cudaMalloc'd memory, e.g. Msm's device-bases constructor).
+  T* release() noexcept {
+    count_ = 0;
+    return std::exchange(ptr_, nullptr);
   }
   // Grows (never shrinks) to at least `count` elements; old contents are discarded.
   void ensure(std::size_t count) {
@@ -73,6 +79,7 @@ class DeviceBuffer {
 template <class T>
 class PinnedBuffer {
  public:
+  using value_type = T;
   PinnedBuffer() = default;
   explicit PinnedBuffer(std::size_t count) : count_(count) {
     if (count)

@@ -53,3 +53,16 @@ std::vector<DeviceInfo> list_devices(std::string* why_none) {
 }
 
 }  // namespace cuzk::gpu
+
+namespace cuzk::gpu {
+
+std::size_t device_memory_in_use() {
+  std::size_t free_bytes = 0, total_bytes = 0;
+  if (cudaMemGetInfo(&free_bytes, &total_bytes) != cudaSuccess) {
+    cudaGetLastError();
+    return 0;
+  }
+  return total_bytes - free_bytes;
+}
+
+}  // namespace cuzk::gpu

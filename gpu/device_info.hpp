@@ -25,4 +25,8 @@ std::vector<DeviceInfo> list_devices(std::string* why_none = nullptr);
 // Number of visible GPUs, 0 (never throws) when CUDA cannot be used.
 int visible_device_count();
 
+// Bytes in use on the current device (all processes: total minus free), 0 when it cannot be read. For the
+// run report's peak device memory.
+std::size_t device_memory_in_use();
+
 }  // namespace cuzk::gpu

@@ -13,48 +13,211 @@
 #include "gpu/device_info.hpp"
 #include "gpu/msm.hpp"
 #include "gpu/ntt.hpp"
+#include "gpu/parameter_upload.hpp"
 
 namespace cuzk::gpu {
 namespace {
 
 using algebra::Fr;
 
-// An MSM over one base vector, or nothing for an empty vector (the sum over no bases is the identity).
+std::string gib(std::size_t bytes) {
+  return fmt::format("{:.1f}", double(bytes) / double(1ull << 30));
+}
+
+unsigned log2_ceil(std::size_t n) {
+  unsigned lg = 0;
+  while ((std::size_t{1} << lg) < n) ++lg;
+  return lg;
+}
+
+// The MSMs over one base vector: resident (an Msm over device bases), streamed (bases in pinned host
+// memory, sent window by window through a window Msm that the streamed vectors of a group share), or
+// nothing for an empty vector (the sum over no bases is the identity). The sum over a vector is the sum of
+// the sums over its windows, so both give the same point.
 template <class Cfg>
-class ResidentBases {
+class BaseVector {
  public:
-  ResidentBases(const std::vector<algebra::Affine<Cfg>>& bases, std::shared_ptr<MsmWorkspace> workspace,
-                MsmTables tables = MsmTables::kBases) {
-    if (!bases.empty())
-      msm_.emplace(std::span<const algebra::Affine<Cfg>>(bases), std::move(workspace), tables);
+  using DeviceAffine = typename Msm<Cfg>::DeviceAffine;
+  using Point = algebra::Jacobian<Cfg>;
+
+  BaseVector() = default;
+  // Host bases, uploaded now (the engine made from decoded Parameters, for tests).
+  BaseVector(const std::vector<algebra::Affine<Cfg>>& bases, std::shared_ptr<MsmWorkspace> workspace,
+             MsmTables tables = MsmTables::kBases)
+      : count_(bases.size()) {
+    if (!bases.empty()) msm_.emplace(std::span<const algebra::Affine<Cfg>>(bases), std::move(workspace), tables);
   }
-  algebra::Jacobian<Cfg> run(std::span<const Fr> scalars) {
-    if (scalars.empty()) return algebra::Jacobian<Cfg>::identity();
+  // Decoded from the file (upload_parameter_bases): resident when on the device, else streamed through
+  // `window` (which must then exist).
+  BaseVector(LoadedVector<DeviceAffine>&& loaded, std::shared_ptr<MsmWorkspace> workspace, Msm<Cfg>* window,
+             MsmTables tables = MsmTables::kBases)
+      : count_(loaded.count) {
+    if (count_ == 0) return;
+    if (loaded.device.size() > 0) {
+      msm_.emplace(loaded.device.release(), count_, std::move(workspace), tables);
+    } else {
+      if (!window) throw GpuError("GPU prover: a streamed base vector without a window");
+      host_ = std::move(loaded.host);
+      window_ = window;
+    }
+  }
+
+  bool streamed() const { return window_ != nullptr; }
+
+  Point run(std::span<const Fr> scalars) {
     check(scalars.size());
-    return msm_->run(scalars);
+    if (scalars.empty()) return Point::identity();
+    if (msm_) return msm_->run(scalars);
+    return over_windows(scalars.size(), [&](std::size_t first, std::size_t n) {
+      return window_->run(scalars.subspan(first, n));
+    });
   }
   // Scalars already on the device (complete: the caller synchronised their producer).
-  algebra::Jacobian<Cfg> run_device(const Fr* d_scalars, std::size_t count) {
-    if (count == 0) return algebra::Jacobian<Cfg>::identity();
+  Point run_device(const Fr* d_scalars, std::size_t count) {
     check(count);
-    return msm_->run_device(d_scalars, count);
+    if (count == 0) return Point::identity();
+    if (msm_) return msm_->run_device(d_scalars, count);
+    return over_windows(count, [&](std::size_t first, std::size_t n) { return window_->run_device(d_scalars + first, n); });
   }
 
  private:
-  void check(std::size_t count) const {
-    if (!msm_ || count > msm_->size())
-      throw GpuError("GPU prover: " + std::to_string(count) + " scalars for " +
-                     std::to_string(msm_ ? msm_->size() : 0) + " resident bases");
+  template <class RunWindow>
+  Point over_windows(std::size_t count, const RunWindow& run_window) {
+    Point sum = Point::identity();
+    const std::size_t window = window_->size();
+    for (std::size_t first = 0; first < count; first += window) {
+      const std::size_t n = std::min(window, count - first);
+      window_->load_bases(std::span<const DeviceAffine>(host_.data() + first, n));
+      sum = sum + run_window(first, n);
+    }
+    return sum;
   }
 
+  void check(std::size_t count) const {
+    if (count > count_)
+      throw GpuError("GPU prover: " + std::to_string(count) + " scalars for " + std::to_string(count_) + " bases");
+  }
+
+  std::size_t count_ = 0;
   std::optional<Msm<Cfg>> msm_;
+  PinnedBuffer<DeviceAffine> host_;
+  Msm<Cfg>* window_ = nullptr;
 };
+
+// Where the bases live and how much device memory that takes, chosen before any upload.
+struct MemoryPlan {
+  // The h MSM is the only one with random scalars (the others' are mostly 0 and 1): with the endomorphism
+  // table (a second copy of its bases) its bucket reduction halves. Taken when it fits, resident only.
+  MsmTables h_tables = MsmTables::kBases;
+  BasePlacement placement;  // every vector resident, or some streamed
+  std::size_t window = 0;   // points per window of the streamed vectors (0: none streamed)
+  std::size_t need = 0;     // device bytes the plan is expected to use at most
+  std::size_t budget = 0;   // what it had to fit in
+  bool streamed() const { return window > 0; }
+  std::string describe() const {
+    if (!streamed())
+      return fmt::format("all bases resident{} (about {} GiB of {} GiB)",
+                         h_tables == MsmTables::kEndomorphism ? ", h with the endomorphism table" : "", gib(need),
+                         gib(budget));
+    std::string streamed_names;
+    auto add = [&](bool resident, const char* name) {
+      if (!resident) streamed_names += (streamed_names.empty() ? "" : ", ") + std::string(name);
+    };
+    add(placement.h, "h");
+    add(placement.l, "l");
+    add(placement.a, "a");
+    add(placement.b_g1, "b_g1");
+    add(placement.b_g2, "b_g2");
+    return fmt::format("streamed tier: {} from pinned host memory in windows of 2^{} points, the rest resident "
+                       "(about {} GiB of {} GiB)",
+                       streamed_names, log2_ceil(window), gib(need), gib(budget));
+  }
+};
+
+// Plans the device memory for parameters of these lengths within `budget` bytes: everything resident when it
+// fits (as on an H200 at 32GiB), else the largest window for which the H step, one window MSM per group, the
+// MSM scratch of a window and the vectors that fit whole stay within it. Throws GpuError with the figures
+// when not even the smallest window fits.
+MemoryPlan plan_memory(const groth16::ParameterHeader& p, std::size_t budget) {
+  const std::size_t h_step = HStep::device_bytes(log2_ceil(p.h + 1));
+  MemoryPlan plan;
+  plan.budget = budget;
+  {
+    const std::size_t largest = std::max({p.h, p.l, p.a, p.b_g1, p.b_g2});
+    const std::size_t bases_and_scratch = G1Msm::device_bytes_bound(p.h) + G1Msm::device_bytes_bound(p.l) +
+                                          G1Msm::device_bytes_bound(p.a) + G1Msm::device_bytes_bound(p.b_g1) +
+                                          G2Msm::device_bytes_bound(p.b_g2);
+    const std::size_t workspace = G1Msm::workspace_bytes_bound(largest);
+    const std::size_t need = bases_and_scratch + workspace + h_step;
+    // The endomorphism table's constructor copies the h bases into a buffer of twice their size before it
+    // frees the given one: that copy is needed for a moment too.
+    const std::size_t h_copy = p.h * sizeof(G1Msm::DeviceAffine);
+    const std::size_t with_table = need - G1Msm::device_bytes_bound(p.h) - workspace +
+                                   G1Msm::device_bytes_bound(p.h, MsmTables::kEndomorphism) +
+                                   std::max(workspace + h_copy,
+                                            G1Msm::workspace_bytes_bound(p.h, MsmTables::kEndomorphism));
+    if (p.h > 0 && with_table <= budget) {
+      plan.h_tables = MsmTables::kEndomorphism;
+      plan.need = with_table;
+      return plan;
+    }
+    if (need <= budget) {
+      plan.need = need;
+      return plan;
+    }
+  }
+  // Streamed: windows from 2^26 points down to 2^16.
+  for (unsigned lg = 26; lg >= 16; --lg) {
+    const std::size_t window = std::size_t{1} << lg;
+    std::size_t need = h_step + G1Msm::workspace_bytes_bound(window) + G1Msm::device_bytes_bound(window) +
+                       G2Msm::device_bytes_bound(std::min(window, std::max<std::size_t>(p.b_g2, 1)));
+    need += window * sizeof(G2Msm::DeviceAffine);  // the loader's decoding scratch, freed before proving
+    if (need > budget) continue;
+    // Vectors no longer than a window run with the window's scratch: resident when they fit, smallest first.
+    BasePlacement placement;
+    placement.decode_window = window;
+    struct Candidate {
+      bool* resident;
+      std::size_t count, bytes;
+    };
+    std::vector<Candidate> candidates = {
+        {&placement.h, p.h, G1Msm::device_bytes_bound(p.h)},
+        {&placement.l, p.l, G1Msm::device_bytes_bound(p.l)},
+        {&placement.a, p.a, G1Msm::device_bytes_bound(p.a)},
+        {&placement.b_g1, p.b_g1, G1Msm::device_bytes_bound(p.b_g1)},
+        {&placement.b_g2, p.b_g2, G2Msm::device_bytes_bound(p.b_g2)},
+    };
+    std::sort(candidates.begin(), candidates.end(),
+              [](const Candidate& x, const Candidate& y) { return x.bytes < y.bytes; });
+    for (Candidate& c : candidates) {
+      *c.resident = c.count <= window && need + c.bytes <= budget;
+      if (*c.resident) need += c.bytes;
+    }
+    plan.placement = placement;
+    plan.window = window;
+    plan.need = need;
+    return plan;
+  }
+  throw GpuError(fmt::format(
+      "the GPU prover needs more device memory than {} GiB for these parameters even with every base vector "
+      "streamed from host memory (the H step alone takes {} GiB)",
+      gib(budget), gib(h_step)));
+}
+
+// The budget: the device's free memory, or the limit when it is lower.
+std::size_t memory_budget(std::size_t limit) {
+  std::string why;
+  if (list_devices(&why).empty()) throw GpuError("the GPU prover was asked for, but no GPU is visible: " + why);
+  std::size_t free_bytes = 0, total_bytes = 0;
+  CUDA_OK(cudaMemGetInfo(&free_bytes, &total_bytes));
+  return limit > 0 ? std::min(limit, free_bytes) : free_bytes;
+}
 
 class GpuEngine final : public groth16::ProverEngine {
  public:
-  // The five MSMs run one after another: one scratch workspace for all of them.
+  // The five MSMs run one after another: one scratch workspace for all of them. Host bases, all resident.
   explicit GpuEngine(const groth16::Parameters& p)
-      : plan_(plan_device_memory(p)),
+      : plan_(resident_plan(groth16::header_of(p))),
         workspace_(std::make_shared<MsmWorkspace>()),
         h_(p.h, workspace_, plan_.h_tables),
         l_(p.l, workspace_),
@@ -62,13 +225,39 @@ class GpuEngine final : public groth16::ProverEngine {
         b_g1_(p.b_g1, workspace_),
         b_g2_(p.b_g2, workspace_) {}
 
-  std::size_t compute_h(std::vector<Fr> a, std::vector<Fr> b, std::vector<Fr> c) override {
-    // The domain is the parameters' (h has 2^lg - 1 points): its tables and buffers are made once.
-    if (!h_step_) {
-      unsigned lg = 0;
-      while ((std::size_t{1} << lg) < a.size()) ++lg;
-      h_step_.emplace(lg);
+  // The bases read from the file (no host copy of the resident ones), placed as `plan` says.
+  GpuEngine(const MemoryPlan& plan, const groth16::ParameterHeader& header, DeviceParameterBases&& bases,
+            const ParameterUploadStats& load)
+      : plan_(plan), workspace_(std::make_shared<MsmWorkspace>()) {
+    if (plan_.streamed()) {
+      // The window MSMs own a window of device bases each, refilled from host memory by every run.
+      g1_window_ = make_window<algebra::G1Config>(plan_.window, workspace_);
+      if (header.b_g2 > 0)
+        g2_window_ = make_window<algebra::G2Config>(std::min(plan_.window, header.b_g2), workspace_);
     }
+    G1Msm* g1w = g1_window_ ? &*g1_window_ : nullptr;
+    G2Msm* g2w = g2_window_ ? &*g2_window_ : nullptr;
+    h_ = BaseVector<algebra::G1Config>(std::move(bases.h), workspace_, g1w, plan_.h_tables);
+    l_ = BaseVector<algebra::G1Config>(std::move(bases.l), workspace_, g1w);
+    a_ = BaseVector<algebra::G1Config>(std::move(bases.a), workspace_, g1w);
+    b_g1_ = BaseVector<algebra::G1Config>(std::move(bases.b_g1), workspace_, g1w);
+    b_g2_ = BaseVector<algebra::G2Config>(std::move(bases.b_g2), workspace_, g2w);
+    const bool warm = load.page_cache_fraction >= 0.9;
+    setup_phases_.emplace_back(warm ? "params.load.warm" : "params.load.cold", load.read_seconds);
+    setup_phases_.emplace_back("params.decode", load.decode_seconds);
+    spdlog::info(
+        "parameters on the GPU: {:.2f} GB read in {:.2f} s ({:.2f} GB/s, {} threads, {:.0f}% in the page cache "
+        "before), decoded and checked in {:.2f} s",
+        double(load.bytes) / 1e9, load.read_seconds, double(load.bytes) / 1e9 / std::max(load.read_seconds, 1e-9),
+        load.reader_threads, 100.0 * load.page_cache_fraction, load.decode_seconds);
+    (void)header;
+  }
+
+  std::vector<std::pair<std::string, double>> setup_phases() const override { return setup_phases_; }
+
+  std::size_t compute_h(std::vector<Fr>& a, std::vector<Fr>& b, std::vector<Fr>& c) override {
+    // The domain is the parameters' (h has 2^lg - 1 points): its tables and buffers are made once.
+    if (!h_step_) h_step_.emplace(log2_ceil(a.size()));
     return h_step_->run_on_device(a, b, c);  // h stays on the device for msm_h
   }
   algebra::G1 msm_h() override {
@@ -89,54 +278,36 @@ class GpuEngine final : public groth16::ProverEngine {
   algebra::G2 msm_b_g2(std::span<const Fr> scalars) override { return b_g2_.run(scalars); }
 
  private:
-  struct MemoryPlan {
-    // The h MSM is the only one with random scalars (the others' are mostly 0 and 1): with the
-    // endomorphism table (a second copy of its bases) its bucket reduction halves. Taken when it fits.
-    MsmTables h_tables = MsmTables::kBases;
-  };
-
-  // Checked before the first upload, so that a machine without a GPU, or with too little memory for these
-  // parameters, gets the reason at once instead of a CUDA error after minutes of uploads and synthesis.
-  static MemoryPlan plan_device_memory(const groth16::Parameters& p) {
-    std::string why;
-    const std::vector<DeviceInfo> devices = list_devices(&why);
-    if (devices.empty()) throw GpuError("the GPU prover was asked for, but no GPU is visible: " + why);
-    const std::size_t largest = std::max({p.h.size(), p.l.size(), p.a.size(), p.b_g1.size(), p.b_g2.size()});
-    unsigned h_log = 0;
-    while ((std::size_t{1} << h_log) < p.h.size() + 1) ++h_log;
-    const std::size_t bases_and_scratch =
-        G1Msm::device_bytes_bound(p.h.size()) + G1Msm::device_bytes_bound(p.l.size()) +
-        G1Msm::device_bytes_bound(p.a.size()) + G1Msm::device_bytes_bound(p.b_g1.size()) +
-        G2Msm::device_bytes_bound(p.b_g2.size());
-    const std::size_t workspace = G1Msm::workspace_bytes_bound(largest);
-    const std::size_t h_step = HStep::device_bytes(h_log);
-    const std::size_t need = bases_and_scratch + workspace + h_step;
-    std::size_t free_bytes = 0, total_bytes = 0;
-    CUDA_OK(cudaMemGetInfo(&free_bytes, &total_bytes));
-    if (need > free_bytes) {
-      auto gib = [](std::size_t bytes) { return fmt::format("{:.1f}", double(bytes) / double(1ull << 30)); };
-      throw GpuError(fmt::format(
-          "the GPU prover needs about {} GiB of device memory for these parameters (bases and per-MSM "
-          "scratch {} GiB, shared MSM scratch {} GiB, H step {} GiB); {} has {} GiB free of {} GiB",
-          gib(need), gib(bases_and_scratch), gib(workspace), gib(h_step), devices.front().name,
-          gib(free_bytes), gib(total_bytes)));
-    }
-    MemoryPlan plan;
-    const std::size_t with_table =
-        need - G1Msm::device_bytes_bound(p.h.size()) - workspace +
-        G1Msm::device_bytes_bound(p.h.size(), MsmTables::kEndomorphism) +
-        std::max(workspace, G1Msm::workspace_bytes_bound(p.h.size(), MsmTables::kEndomorphism));
-    if (!p.h.empty() && with_table <= free_bytes) plan.h_tables = MsmTables::kEndomorphism;
-    spdlog::debug("GPU prover: h MSM {} the endomorphism table ({:.1f} of {:.1f} GiB free needed with it)",
-                  plan.h_tables == MsmTables::kEndomorphism ? "with" : "without",
-                  double(with_table) / double(1ull << 30), double(free_bytes) / double(1ull << 30));
+  // Host parameters (tests): all resident, checked against the free memory before any upload.
+  static MemoryPlan resident_plan(const groth16::ParameterHeader& header) {
+    MemoryPlan plan = plan_memory(header, memory_budget(0));
+    if (plan.streamed())
+      throw GpuError("the GPU prover needs about " + gib(plan.need) +
+                     " GiB with every base resident; use the engine made from the parameter file to stream");
     return plan;
   }
 
+  template <class Cfg>
+  static std::optional<Msm<Cfg>> make_window(std::size_t window, std::shared_ptr<MsmWorkspace> workspace) {
+    typename Msm<Cfg>::DeviceAffine* bases = nullptr;
+    CUDA_OK(cudaMalloc(reinterpret_cast<void**>(&bases), window * sizeof(typename Msm<Cfg>::DeviceAffine)));
+    std::optional<Msm<Cfg>> msm;
+    try {
+      msm.emplace(bases, window, std::move(workspace));
+    } catch (...) {
+      cudaFree(bases);
+      throw;
+    }
+    return msm;
+  }
+
   MemoryPlan plan_;
+  std::vector<std::pair<std::string, double>> setup_phases_;
   std::shared_ptr<MsmWorkspace> workspace_;
-  ResidentBases<algebra::G1Config> h_, l_, a_, b_g1_;
-  ResidentBases<algebra::G2Config> b_g2_;
+  std::optional<G1Msm> g1_window_;
+  std::optional<G2Msm> g2_window_;
+  BaseVector<algebra::G1Config> h_, l_, a_, b_g1_;
+  BaseVector<algebra::G2Config> b_g2_;
   std::optional<HStep> h_step_;
 };
 
@@ -144,6 +315,23 @@ class GpuEngine final : public groth16::ProverEngine {
 
 std::unique_ptr<groth16::ProverEngine> make_gpu_engine(const groth16::Parameters& params) {
   return std::make_unique<GpuEngine>(params);
+}
+
+std::unique_ptr<groth16::ProverEngine> make_gpu_engine(const std::string& params_path,
+                                                       const groth16::ParameterHeader& header,
+                                                       const GpuEngineOptions& options) {
+  const groth16::ParametersInfo info = groth16::read_parameters_info(params_path);
+  if (info.vector("h").count != header.h || info.vector("l").count != header.l ||
+      info.vector("a").count != header.a || info.vector("b_g1").count != header.b_g1 ||
+      info.vector("b_g2").count != header.b_g2)
+    throw GpuError(params_path + " changed while it was being read (its vector lengths differ from its header)");
+  // Planned before any upload: a plan that cannot fit stops the run now, with the figures.
+  const MemoryPlan plan = plan_memory(header, memory_budget(options.memory_limit));
+  spdlog::info("GPU memory plan: {}", plan.describe());
+  ParameterUploadStats stats;
+  DeviceParameterBases bases =
+      upload_parameter_bases(params_path, info, options.reader_threads, &stats, plan.placement);
+  return std::make_unique<GpuEngine>(plan, header, std::move(bases), stats);
 }
 
 }  // namespace cuzk::gpu

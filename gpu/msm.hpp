@@ -95,6 +95,11 @@ class Msm {
   std::size_t size() const;
   const DeviceAffine* device_bases() const;
 
+  // Replaces the first host_bases.size() (<= size()) bases with these (the device layout), queued on this
+  // MSM's stream, so the next run uses them: a window over bases that stay in host memory (the GPU prover's
+  // streamed tier). Not with the endomorphism table (its second half would be stale).
+  void load_bases(std::span<const DeviceAffine> host_bases);
+
   // sum scalars[i] * bases[i] for i < scalars.size() (<= size()). Host scalars are copied first.
   Point run(std::span<const algebra::Fr> scalars, const MsmOptions& options = {});
   // Scalars already on the device (count <= size()).

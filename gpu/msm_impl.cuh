@@ -652,6 +652,17 @@ const typename Msm<Cfg>::DeviceAffine* Msm<Cfg>::device_bases() const {
   return reinterpret_cast<const DeviceAffine*>(impl_->bases);
 }
 template <class Cfg>
+void Msm<Cfg>::load_bases(std::span<const DeviceAffine> host_bases) {
+  if (impl_->split_scalars) throw GpuError("Msm::load_bases: not with the endomorphism table");
+  if (host_bases.size() > impl_->count)
+    throw GpuError("Msm::load_bases: " + std::to_string(host_bases.size()) + " bases for a window of " +
+                   std::to_string(impl_->count));
+  if (host_bases.empty()) return;
+  CUDA_OK(cudaMemcpyAsync(impl_->bases, host_bases.data(), host_bases.size_bytes(), cudaMemcpyHostToDevice,
+                          impl_->stream.get()));
+}
+
+template <class Cfg>
 cudaStream_t Msm<Cfg>::stream() const {
   return impl_->stream.get();
 }

@@ -7,15 +7,20 @@ namespace cuzk::job {
 namespace {
 
 // The phases job/prove.cpp records, in the order a run goes through them. Shared phases first: the
-// parameter load and the constraint cache (loaded or built) before the first synthesis, the proving
-// engine's setup (named "<engine>.setup", e.g. gpu.setup) before the first proof. Then one sector:
-// parse, validate, check (--check), synthesize, inputs (public inputs checked), satisfied (a*b = c),
-// prove with its parts h, msm_g1, msm_g2, verify, write.
-constexpr std::array<std::string_view, 16> kRunOrder = {
-    "params.load",  "pce.load",     "pce.build", "gpu.setup", "parse", "validate",
-    "check",        "synthesize",   "inputs",    "satisfied", "prove", "prove.h",
-    "prove.msm_g1", "prove.msm_g2", "verify",    "write"};
-constexpr std::size_t kEngineSetupRank = 3;
+// parameter file's header (verifying key and lengths), the parameters loaded by the engine (read, cold or
+// warm from the page cache, and decoded: gpu/groth16_engine.hpp), the constraint cache (loaded or built)
+// before the first synthesis, the proving engine's setup (named "<engine>.setup", e.g. gpu.setup). Then
+// one sector: parse, validate, check (--check), synthesize, inputs (public inputs checked), satisfied
+// (a*b = c), prove with its parts h, msm_g1, msm_g2, verify, write.
+constexpr std::array<std::string_view, 20> kRunOrder = {
+    "params.header",    "params.load",   "params.load.cold",
+    "params.load.warm", "params.decode", "pce.load",
+    "pce.build",        "gpu.setup",     "parse",
+    "validate",         "check",         "synthesize",
+    "inputs",           "satisfied",     "prove",
+    "prove.h",          "prove.msm_g1",  "prove.msm_g2",
+    "verify",           "write"};
+constexpr std::size_t kEngineSetupRank = 7;
 static_assert(kRunOrder[kEngineSetupRank] == "gpu.setup");
 
 }  // namespace

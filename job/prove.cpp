@@ -5,7 +5,11 @@
 
 #include <filesystem>
 #include <nlohmann/json.hpp>
+#include <bit>
+#include <deque>
+#include <future>
 #include <set>
+#include <thread>
 
 #include "io/atomic_file.hpp"
 #include "io/c1_file.hpp"
@@ -15,6 +19,7 @@
 #include "prover/groth16/prover.hpp"
 #include "prover/groth16/randomness.hpp"
 #include "prover/groth16/verifier.hpp"
+#include "job/memory_sampler.hpp"
 #include "job/two_stage.hpp"
 #include "prover/porep/c1_validate.hpp"
 #include "prover/porep/challenges.hpp"
@@ -50,24 +55,26 @@ std::string ParameterStore::vk_path(const porep::SectorShape& shape) const {
       .string();
 }
 
-const groth16::Parameters& ParameterStore::params_for(const porep::SectorShape& shape, PhaseTime* load_time) {
+const groth16::ParameterHeader& ParameterStore::header_for(const porep::SectorShape& shape) {
   std::lock_guard lock(mutex_);
-  auto it = params_.find(shape.sector_size);
-  if (it != params_.end()) return *it->second;
+  auto it = headers_.find(shape.sector_size);
+  if (it != headers_.end()) return *it->second;
   std::string path = params_path(shape);
   if (!std::filesystem::exists(path))
     throw JobError(JobError::Kind::kMissingParameters,
-                        "no Groth16 parameters for " + std::string(shape.label) + " sectors: " + path +
-                            " does not exist (fetch the production parameters, or make test parameters with "
-                            "`cuzk params setup --sector-size " +
-                            std::string(shape.label) + "`)");
-  PhaseTimer timer;
-  // rust-fil-proofs reads .params vectors without the subgroup checks (spec 5.1); the proof is
-  // verified against the checked verifying key afterwards anyway.
-  auto params =
-      std::make_unique<groth16::Parameters>(groth16::Parameters::read(path, algebra::PointCheck::kUnchecked));
-  if (load_time) *load_time += timer.elapsed();
-  return *(params_[shape.sector_size] = std::move(params));
+                   "no Groth16 parameters for " + std::string(shape.label) + " sectors: " + path +
+                       " does not exist (fetch the production parameters, or make test parameters with "
+                       "`cuzk params setup --sector-size " +
+                       std::string(shape.label) + "`)");
+  return *(headers_[shape.sector_size] =
+               std::make_unique<groth16::ParameterHeader>(groth16::read_parameter_header(path)));
+}
+
+std::unique_ptr<groth16::ProverEngine> make_cpu_engine_from_file(const std::string& params_path,
+                                                                 unsigned threads) {
+  auto params = std::make_shared<const groth16::Parameters>(
+      groth16::Parameters::read(params_path, algebra::PointCheck::kUnchecked, threads));
+  return groth16::make_cpu_engine(std::move(params), threads);
 }
 
 const groth16::VerifyingKey& ParameterStore::vk_for(const porep::SectorShape& shape) {
@@ -110,7 +117,8 @@ struct SectorJob {
   std::string path;
   porep::C1Output c1;
   const porep::RegisteredSealProof* proof = nullptr;
-  const groth16::Parameters* params = nullptr;
+  const groth16::ParameterHeader* header = nullptr;
+  const pce::CompactR1cs* pce = nullptr;  // the circuit's constraint cache (with use_pce)
   SectorReport report;
   PhaseMap<PhaseTime> back_phases;
   PhaseTimer timer;  // from the start of parsing
@@ -125,27 +133,178 @@ struct PartitionWork {
   std::shared_ptr<SectorJob> job;
   unsigned partition = 0;
   groth16::ProverInput input;
+  PhaseMap<PhaseTime> phases;  // of this partition's synthesis, merged into the sector's in order
+};
+
+// One proving engine per parameter set, made on a thread of its own from the moment the first sector of
+// its size is opened (loading the parameters then overlaps that sector's synthesis), and waited for by
+// the first proof that needs it.
+class EngineCache {
+ public:
+  EngineCache(const ProveOptions& options, ParameterStore& store, Timeline& timeline)
+      : options_(options), store_(store), timeline_(timeline) {}
+  ~EngineCache() {
+    // A run that stops early still waits for a load in flight (it uses the store and the options).
+    for (auto& [size, slot] : slots_)
+      if (slot.future.valid()) slot.future.wait();
+  }
+
+  void prepare(const porep::SectorShape& shape) {
+    std::lock_guard lock(mutex_);
+    Slot& slot = slots_[shape.sector_size];
+    if (slot.future.valid() || slot.engine) return;
+    const std::string path = store_.params_path(shape);
+    const groth16::ParameterHeader& header = store_.header_for(shape);
+    slot.future = std::async(std::launch::async, [this, path, &header, label = std::string(shape.label)] {
+      PhaseTimer timer;
+      const double start = timeline_.now();
+      std::unique_ptr<groth16::ProverEngine> engine =
+          options_.engine_factory ? options_.engine_factory(path, header)
+                                  : make_cpu_engine_from_file(path, options_.threads);
+      timeline_.add({"parameters", "params.load " + label, "", -1, start, timeline_.now()});
+      return Made{std::move(engine), timer.elapsed()};
+    });
+  }
+
+  // The engine for `shape` (prepare() first); the one-off phases of making it go to `shared_phases` once.
+  groth16::ProverEngine& get(const porep::SectorShape& shape, PhaseMap<PhaseTime>& shared_phases) {
+    prepare(shape);
+    std::unique_lock lock(mutex_);
+    Slot& slot = slots_[shape.sector_size];
+    if (!slot.engine) {
+      std::future<Made> future = std::move(slot.future);
+      lock.unlock();
+      Made made = future.get();  // rethrows what the factory threw
+      lock.lock();
+      slot.engine = std::move(made.engine);
+      PhaseTime rest = made.time;
+      for (const auto& [name, seconds] : slot.engine->setup_phases()) {
+        shared_phases[name] += PhaseTime{seconds, 0};
+        rest.wall_s -= seconds;
+      }
+      // The CPU engine's setup is decoding the parameters; the GPU engine's, what follows the load.
+      shared_phases[options_.engine_factory ? options_.engine_name + ".setup" : "params.load"] += rest;
+    }
+    return *slot.engine;
+  }
+
+ private:
+  struct Made {
+    std::unique_ptr<groth16::ProverEngine> engine;
+    PhaseTime time;
+  };
+  struct Slot {
+    std::future<Made> future;
+    std::unique_ptr<groth16::ProverEngine> engine;
+  };
+  const ProveOptions& options_;
+  ParameterStore& store_;
+  Timeline& timeline_;
+  std::mutex mutex_;
+  std::map<std::uint64_t, Slot> slots_;
+};
+
+// Prover inputs whose partition is proven, kept for the next synthesis: their witness and a, b, c buffers
+// are reused instead of faulting in ~17 GB of fresh memory per 32GiB partition (the memory stays bounded:
+// no more inputs exist than partitions in flight).
+class BufferPool {
+ public:
+  groth16::ProverInput take() {
+    std::lock_guard lock(mutex_);
+    if (free_.empty()) return {};
+    groth16::ProverInput in = std::move(free_.back());
+    free_.pop_back();
+    return in;
+  }
+  void give(groth16::ProverInput&& in) {
+    in.inputs.clear();
+    std::lock_guard lock(mutex_);
+    free_.push_back(std::move(in));
+  }
+
+ private:
+  std::mutex mutex_;
+  std::vector<groth16::ProverInput> free_;
 };
 
 // Parse, validate and synthesize, one partition per next() call, sector after sector.
 class FrontStage {
  public:
   FrontStage(const std::vector<std::string>& paths, const ProveOptions& options, ParameterStore& store,
+             EngineCache& engines, BufferPool& buffers, Timeline& timeline,
              PhaseMap<PhaseTime>& shared_phases)
-      : paths_(paths), options_(options), store_(store), shared_phases_(shared_phases) {}
+      : paths_(paths),
+        options_(options),
+        store_(store),
+        engines_(engines),
+        buffers_(buffers),
+        timeline_(timeline),
+        shared_phases_(shared_phases) {}
 
+  // The next partition in order (sector by sector), or nothing after the last. Up to
+  // options.synthesis_workers partitions are synthesized at once, each on a task of its own; they are handed
+  // out in order, and so are errors: a failure surfaces when its partition's turn comes, after every
+  // partition before it.
   std::optional<PartitionWork> next() {
-    if (!job_ || partition_ == job_->proof->partitions()) {
-      if (sector_ == paths_.size()) return std::nullopt;
-      job_ = open_sector(paths_[sector_++]);
-      partition_ = 0;
-    }
-    PartitionWork work{job_, partition_, synthesize(*job_, partition_)};
-    ++partition_;
+    while (pending_.size() < std::max(1u, options_.synthesis_workers) && !launched_all_) launch_one();
+    if (pending_.empty()) return std::nullopt;
+    std::future<PartitionWork> front = std::move(pending_.front());
+    pending_.pop_front();
+    PartitionWork work = front.get();  // rethrows the task's error
+    for (const auto& [name, t] : work.phases) work.job->report.phases[name] += t;
     return work;
   }
 
  private:
+  // Starts the next partition's synthesis (opening its sector first when it is the sector's first). An
+  // error in opening the sector is handed out in its turn, like a synthesis error.
+  void launch_one() {
+    if (!job_ || partition_ == job_->proof->partitions()) {
+      if (sector_ == paths_.size()) {
+        launched_all_ = true;
+        return;
+      }
+      try {
+        job_ = open_sector(paths_[sector_++]);
+        partition_ = 0;
+      } catch (...) {
+        std::promise<PartitionWork> failed;
+        failed.set_exception(std::current_exception());
+        pending_.push_back(failed.get_future());
+        launched_all_ = true;
+        return;
+      }
+    }
+    std::shared_ptr<SectorJob> job = job_;
+    const unsigned k = partition_++;
+    // The lane of the timeline: tasks take turns, so launch order modulo the worker count names a lane.
+    const unsigned lane = launched_++ % std::max(1u, options_.synthesis_workers);
+    // One worker: synthesized on the calling thread (the two-stage runner's producer), as before.
+    if (options_.synthesis_workers <= 1) {
+      std::promise<PartitionWork> done;
+      try {
+        done.set_value(make_work(job, k, lane));
+      } catch (...) {
+        done.set_exception(std::current_exception());
+      }
+      pending_.push_back(done.get_future());
+      return;
+    }
+    pending_.push_back(std::async(std::launch::async, [this, job, k, lane] { return make_work(job, k, lane); }));
+  }
+
+  PartitionWork make_work(const std::shared_ptr<SectorJob>& job, unsigned k, unsigned lane) {
+    PartitionWork work{job, k, {}, {}};
+    const std::string lane_name = "synthesis " + std::to_string(lane);
+    double start = timeline_.now();
+    work.input = synthesize(*job, k, work.phases, [&](const char* step) {
+      const double end = timeline_.now();
+      timeline_.add({lane_name, step, job->report.sector, static_cast<int>(k), start, end});
+      start = end;
+    });
+    return work;
+  }
+
   std::shared_ptr<SectorJob> open_sector(const std::string& path) {
     auto job = std::make_shared<SectorJob>();
     job->path = path;
@@ -180,52 +339,65 @@ class FrontStage {
     }
     report.phases["validate"] = validate_timer.elapsed();
 
-    PhaseTime load_time;
-    job->params = &store_.params_for(*proof.shape, &load_time);
-    shared_phases_["params.load"] += load_time;
+    PhaseTimer header_timer;
+    job->header = &store_.header_for(*proof.shape);
+    shared_phases_["params.header"] += header_timer.elapsed();
+    engines_.prepare(*proof.shape);
+    if (options_.use_pce) job->pce = &pce_for(*job);
     return job;
   }
 
-  groth16::ProverInput synthesize(SectorJob& job, unsigned k) {
+  // The constraint cache of the sector's circuit, loaded or built once per circuit shape in the run.
+  const pce::CompactR1cs& pce_for(const SectorJob& job) {
+    const porep::RegisteredSealProof& proof = *job.proof;
+    auto it = pce_by_size_.find(proof.shape->sector_size);
+    if (it != pce_by_size_.end()) return it->second;
+    const porep::StackedCircuitShape shape = porep::StackedCircuitShape::from_sector(*proof.shape);
+    PhaseTimer pce_timer;
+    // Beside the parameters used in this run, unless CUZK_PCE_CACHE or the flag says otherwise.
+    const char* env = std::getenv("CUZK_PCE_CACHE");
+    std::filesystem::path dir = !options_.pce_cache_dir.empty() ? std::filesystem::path(options_.pce_cache_dir)
+                                : (env && *env)                 ? std::filesystem::path(env)
+                                                                : std::filesystem::path(options_.params_dir) / "pce";
+    pce::LoadResult loaded = pce::load_or_build_porep(dir, shape, options_.pce_readonly);
+    progress(options_, std::string(loaded.built ? "built" : "loaded") + " the constraint cache " +
+                           loaded.path.string() +
+                           (loaded.rebuild_reason.empty() ? "" : " (rebuilt: " + loaded.rebuild_reason + ")"));
+    shared_phases_[loaded.built ? "pce.build" : "pce.load"] += pce_timer.elapsed();
+    check_parameters_fit(loaded.pce, *job.header, store_.params_path(*proof.shape));
+    return pce_by_size_.emplace(proof.shape->sector_size, std::move(loaded.pce)).first->second;
+  }
+
+  // May run on several tasks at once: it reads the job and writes only public_inputs[k] and `phases`.
+  // `step_done(name)`: the step since the last call (or the start) is over, for the timeline.
+  groth16::ProverInput synthesize(SectorJob& job, unsigned k, PhaseMap<PhaseTime>& phases,
+                                  const std::function<void(const char*)>& step_done) {
     const porep::C1Output& c1 = job.c1;
     const porep::RegisteredSealProof& proof = *job.proof;
-    SectorReport& report = job.report;
     std::string where = job.path + " partition " + std::to_string(k);
     if (options_.check_circuit) {
       PhaseTimer check_timer;
       if (auto failure = porep::check_partition(c1, k))
         throw JobError(JobError::Kind::kUnsatisfiedCircuit,
-                            where + ": the witness does not satisfy the circuit at " + *failure);
-      report.phases["check"] += check_timer.elapsed();
+                       where + ": the witness does not satisfy the circuit at " + *failure);
+      phases["check"] += check_timer.elapsed();
+      step_done("check");
     }
     progress(options_, "synthesizing " + where);
     PhaseTimer synth_timer;
     groth16::ProverInput input;
+    const unsigned workers = std::max(1u, options_.synthesis_workers);
+    const unsigned threads = options_.threads == 0 ? 0 : std::max(1u, options_.threads / workers);
     if (options_.use_pce) {
       const porep::StackedCircuitShape shape = porep::StackedCircuitShape::from_sector(*proof.shape);
-      auto it = pce_by_size_.find(proof.shape->sector_size);
-      if (it == pce_by_size_.end()) {
-        PhaseTimer pce_timer;
-        // Beside the parameters used in this run, unless CUZK_PCE_CACHE or the flag says otherwise.
-        const char* env = std::getenv("CUZK_PCE_CACHE");
-        std::filesystem::path dir = !options_.pce_cache_dir.empty()
-                                        ? std::filesystem::path(options_.pce_cache_dir)
-                                    : (env && *env) ? std::filesystem::path(env)
-                                                    : std::filesystem::path(options_.params_dir) / "pce";
-        pce::LoadResult loaded = pce::load_or_build_porep(dir, shape, options_.pce_readonly);
-        progress(options_,
-                 std::string(loaded.built ? "built" : "loaded") + " the constraint cache " +
-                     loaded.path.string() +
-                     (loaded.rebuild_reason.empty() ? "" : " (rebuilt: " + loaded.rebuild_reason + ")"));
-        shared_phases_[loaded.built ? "pce.build" : "pce.load"] += pce_timer.elapsed();
-        it = pce_by_size_.emplace(proof.shape->sector_size, std::move(loaded.pce)).first;
-      }
-      input = pce::porep_prover_input(it->second, shape, porep::PartitionWitness::from_c1(c1, k),
-                                      options_.threads);
+      input = pce::porep_prover_input(*job.pce, shape, porep::PartitionWitness::from_c1(c1, k),
+                                      workers > 1 && threads == 0 ? per_worker_threads(workers) : threads,
+                                      buffers_.take());
     } else {
       input = porep::synthesize_partition(c1, k);
     }
-    report.phases["synthesize"] += synth_timer.elapsed();
+    phases["synthesize"] += synth_timer.elapsed();
+    step_done("synthesize");
     // The inputs the circuit allocated from the C1 witness must be the ones the verifier will
     // rebuild (challenges from replica_id and seed, parents from porep_id): a C1 file whose seed,
     // replica_id or challenges disagree is refused here, before any proving time is spent.
@@ -243,7 +415,8 @@ class FrontStage {
               std::to_string(i < 3 ? 0 : (i - 3) / 18) +
               "): the C1 file does not match its replica_id, seed or proof type");
     }
-    report.phases["inputs"] += inputs_timer.elapsed();
+    phases["inputs"] += inputs_timer.elapsed();
+    step_done("inputs");
     // a*b = c for every constraint: a cheap pass over what synthesis already computed. On a
     // failure the Checker re-runs the circuit to name the constraint.
     PhaseTimer satisfied_timer;
@@ -253,26 +426,63 @@ class FrontStage {
                           where + ": the vanilla proofs do not satisfy the circuit at " + named +
                               " (a tampered or corrupt C1 file?)");
     }
-    report.phases["satisfied"] += satisfied_timer.elapsed();
+    phases["satisfied"] += satisfied_timer.elapsed();
+    step_done("satisfied");
     return input;
+  }
+
+  static unsigned per_worker_threads(unsigned workers) {
+    return std::max(1u, std::thread::hardware_concurrency() / workers);
+  }
+
+  // The circuit's counts against the parameter file's, before any partition is synthesized: a file for
+  // another circuit is refused by name instead of after a whole synthesis.
+  static void check_parameters_fit(const pce::CompactR1cs& circuit, const groth16::ParameterHeader& header,
+                                   const std::string& path) {
+    const r1cs::Densities& d = circuit.densities;
+    const std::size_t inputs = circuit.num_inputs, aux = circuit.num_aux;
+    const std::size_t domain = std::bit_ceil(circuit.num_constraints() + inputs);
+    const std::size_t a = inputs + d.a_aux.popcount(), b = d.b_input.popcount() + d.b_aux.popcount();
+    std::string why;
+    auto expect = [&](const char* what, std::size_t have, std::size_t want) {
+      if (have != want && why.empty())
+        why = std::string(what) + " has " + std::to_string(have) + " points where the circuit needs " +
+              std::to_string(want);
+    };
+    expect("ic", header.vk.ic.size(), inputs);
+    expect("h", header.h, domain - 1);
+    expect("l", header.l, aux);
+    expect("a", header.a, a);
+    expect("b_g1", header.b_g1, b);
+    expect("b_g2", header.b_g2, b);
+    if (!why.empty())
+      throw JobError(JobError::Kind::kMissingParameters,
+                     path + " is not for this circuit: " + why + " (parameters of another sector size or version?)");
   }
 
   const std::vector<std::string>& paths_;
   const ProveOptions& options_;
   ParameterStore& store_;
+  EngineCache& engines_;
+  BufferPool& buffers_;
+  Timeline& timeline_;
   PhaseMap<PhaseTime>& shared_phases_;
   std::map<std::uint64_t, pce::CompactR1cs> pce_by_size_;  // one cache per circuit shape in the run
   std::set<std::string> names_;
-  std::shared_ptr<SectorJob> job_;
+  std::shared_ptr<SectorJob> job_;  // the sector whose partitions are being launched
   std::size_t sector_ = 0;
   unsigned partition_ = 0;
+  std::deque<std::future<PartitionWork>> pending_;  // launched, in partition order
+  bool launched_all_ = false;
+  unsigned launched_ = 0;
 };
 
 // Prove, and once a sector's partitions are all proven: verify, write, report.
 class BackStage {
  public:
-  BackStage(const ProveOptions& options, ParameterStore& store, RunReport& run)
-      : options_(options), store_(store), run_(run) {}
+  BackStage(const ProveOptions& options, ParameterStore& store, EngineCache& engines, BufferPool& buffers,
+            Timeline& timeline, RunReport& run)
+      : options_(options), store_(store), engines_(engines), buffers_(buffers), timeline_(timeline), run_(run) {}
 
   void consume(PartitionWork&& work) {
     SectorJob& job = *work.job;
@@ -287,19 +497,19 @@ class BackStage {
       s = groth16::random_fr();
     }
     groth16::ProveTimings t;
-    const groth16::Parameters& params = *job.params;
-    if (options_.engine_factory) {
-      std::unique_ptr<groth16::ProverEngine>& engine = engines_[&params];
-      if (!engine) {
-        PhaseTimer engine_timer;
-        engine = options_.engine_factory(params);
-        run_.shared_phases[options_.engine_name + ".setup"] += engine_timer.elapsed();
-        prove_timer = PhaseTimer();  // the one-off setup (base upload) is its own phase
-      }
-      job.proofs.push_back(groth16::prove_with(*engine, params, std::move(work.input), r, s, &t));
-    } else {
-      job.proofs.push_back(groth16::prove(params, std::move(work.input), r, s, options_.threads, &t));
-    }
+    const double wait_start = timeline_.now();
+    groth16::ProverEngine& engine = engines_.get(*job.proof->shape, run_.shared_phases);
+    prove_timer = PhaseTimer();  // waiting for the engine (the parameter load) is a phase of its own
+    const double start = timeline_.now();
+    if (start - wait_start > 1e-3) add_step("prove.wait", job, work.partition, wait_start, start);
+    job.proofs.push_back(groth16::prove_with(engine, *job.header, work.input, r, s, &t));
+    const double end = timeline_.now();
+    buffers_.give(std::move(work.input));
+    // The engine's steps run back to back: H, then the G1 MSMs, then the G2 MSM (gathering the dense
+    // scalars between them is counted in the gaps).
+    add_step("prove.h", job, work.partition, start, start + t.h.wall_s);
+    add_step("prove.msm_g1", job, work.partition, end - t.msm_g2.wall_s - t.msm_g1.wall_s, end - t.msm_g2.wall_s);
+    add_step("prove.msm_g2", job, work.partition, end - t.msm_g2.wall_s, end);
     job.back_phases["prove"] += prove_timer.elapsed();
     job.back_phases["prove.h"] += t.h;
     job.back_phases["prove.msm_g1"] += t.msm_g1;
@@ -310,6 +520,10 @@ class BackStage {
   }
 
  private:
+  void add_step(const char* step, const SectorJob& job, unsigned partition, double start, double end) {
+    timeline_.add({"prover", step, job.report.sector, static_cast<int>(partition), start, end});
+  }
+
   void finish_sector(SectorJob& job) {
     const porep::RegisteredSealProof& proof = *job.proof;
     SectorReport& report = job.report;
@@ -317,9 +531,11 @@ class BackStage {
     if (options_.verify) {
       progress(options_, "verifying " + job.path);
       PhaseTimer verify_timer;
+      const double verify_start = timeline_.now();
       const groth16::VerifyingKey& vk = store_.vk_for(*proof.shape);
       report.verified = verify_sector_proofs(vk, job.proofs, job.public_inputs);
       report.phases["verify"] = verify_timer.elapsed();
+      timeline_.add({"writer", "verify", report.sector, -1, verify_start, timeline_.now()});
       if (!report.verified)
         throw JobError(
             JobError::Kind::kSelfVerificationFailed,
@@ -328,6 +544,7 @@ class BackStage {
     }
 
     PhaseTimer write_timer;
+    const double write_start = timeline_.now();
     std::vector<std::uint8_t> bytes;
     for (const auto& p : job.proofs) {
       auto b = p.to_bytes();
@@ -344,6 +561,7 @@ class BackStage {
                             {reinterpret_cast<const std::uint8_t*>(json.data()), json.size()});
     }
     report.phases["write"] = write_timer.elapsed();
+    timeline_.add({"writer", "write", report.sector, -1, write_start, timeline_.now()});
     report.total = job.timer.elapsed();
     run_.sectors.push_back(std::move(report));
     if (options_.sector_done) options_.sector_done(run_.sectors.back());
@@ -351,15 +569,17 @@ class BackStage {
 
   const ProveOptions& options_;
   ParameterStore& store_;
+  EngineCache& engines_;  // one per parameter set (the GPU engine keeps the bases resident across partitions)
+  BufferPool& buffers_;
+  Timeline& timeline_;
   RunReport& run_;
-  // One proving engine per parameter set (the GPU engine keeps the bases resident across partitions).
-  std::map<const groth16::Parameters*, std::unique_ptr<groth16::ProverEngine>> engines_;
 };
 
 }  // namespace
 
 RunReport prove_c1_files(const std::vector<std::string>& c1_paths, const ProveOptions& options) {
   PhaseTimer run_timer;
+  MemorySampler memory(std::chrono::milliseconds(100), options.device_memory_used);
   RunReport run;
   run.engine = options.engine_factory ? options.engine_name : "cpu";
   run.overlap = options.overlap;
@@ -369,17 +589,38 @@ RunReport prove_c1_files(const std::vector<std::string>& c1_paths, const ProveOp
   // The front stage's shared phases (parameter loads, constraint caches) are kept apart from the back
   // stage's (engine setup) while both threads run, and merged at the end.
   PhaseMap<PhaseTime> front_shared;
-  FrontStage front(c1_paths, options, store, front_shared);
-  BackStage back(options, store, run);
+  Timeline timeline;
+  EngineCache engines(options, store, timeline);
+  BufferPool buffers;
+  FrontStage front(c1_paths, options, store, engines, buffers, timeline, front_shared);
+  BackStage back(options, store, engines, buffers, timeline, run);
   run_two_stage<PartitionWork>([&] { return front.next(); },
                                [&](PartitionWork&& work) { back.consume(std::move(work)); }, options.overlap);
   for (const auto& [name, t] : front_shared) run.shared_phases[name] += t;
   run.total = run_timer.elapsed();
   run.peak_rss_bytes = peak_rss_bytes();
+  run.synthesis_workers = std::max(1u, options.synthesis_workers);
+  run.timeline = timeline.events();
+  const MemoryPeaks peaks = memory.peaks();
+  run.peak_anon_bytes = peaks.anon_bytes;
+  run.peak_file_bytes = peaks.file_bytes;
+  run.peak_device_bytes = peaks.device_bytes;
   return run;
 }
 
 namespace {
+
+nlohmann::json timeline_json(const std::vector<TimelineEvent>& events) {
+  nlohmann::json j = nlohmann::json::array();
+  for (const auto& e : events)
+    j.push_back({{"lane", e.lane},
+                 {"step", e.step},
+                 {"sector", e.sector},
+                 {"partition", e.partition},
+                 {"start_s", e.start_s},
+                 {"end_s", e.end_s}});
+  return j;
+}
 
 // ordered_json keeps the phases in the order they run (a plain json object sorts its keys).
 nlohmann::ordered_json phases_json(const PhaseMap<PhaseTime>& phases) {
@@ -406,8 +647,14 @@ std::string to_json(const RunReport& report) {
   j["engine"] = report.engine;
   j["overlap"] = report.overlap;
   j["peak_rss_bytes"] = report.peak_rss_bytes;
+  j["peak_anon_bytes"] = report.peak_anon_bytes;
+  j["peak_file_bytes"] = report.peak_file_bytes;
+  j["peak_device_bytes"] = report.peak_device_bytes;
   j["total"] = {{"wall_s", report.total.wall_s}, {"cpu_s", report.total.cpu_s}};
   j["shared_phases"] = phases_json(report.shared_phases);
+  j["synthesis_workers"] = report.synthesis_workers;
+  j["timeline"] = timeline_json(report.timeline);
+  j["prover_busy"] = lane_utilization(report.timeline, "prover");
   j["sectors"] = nlohmann::ordered_json::array();
   for (const auto& s : report.sectors) {
     j["sectors"].push_back(nlohmann::ordered_json{{"c1", s.c1_path},
@@ -436,6 +683,9 @@ std::string to_yaml(const RunReport& report) {
   out << YAML::Key << "engine" << YAML::Value << report.engine;
   out << YAML::Key << "overlap" << YAML::Value << report.overlap;
   out << YAML::Key << "peak_rss_bytes" << YAML::Value << report.peak_rss_bytes;
+  out << YAML::Key << "peak_anon_bytes" << YAML::Value << report.peak_anon_bytes;
+  out << YAML::Key << "peak_file_bytes" << YAML::Value << report.peak_file_bytes;
+  out << YAML::Key << "peak_device_bytes" << YAML::Value << report.peak_device_bytes;
   out << YAML::Key << "total_wall_s" << YAML::Value << report.total.wall_s;
   out << YAML::Key << "shared_phases" << YAML::Value;
   phases(report.shared_phases);

@@ -18,6 +18,7 @@
 #include "prover/groth16/proof.hpp"
 #include "prover/groth16/prover.hpp"
 #include "prover/porep/vanilla_proof.hpp"
+#include "job/timeline.hpp"
 #include "prover/timing.hpp"
 
 namespace cuzk::job {
@@ -51,9 +52,14 @@ struct ProveOptions {
   bool use_pce = true;
   std::string pce_cache_dir;  // empty: pce::default_cache_dir()
   bool pce_readonly = false;  // refuse to build or rebuild a cache
-  // The engine of the heavy proving steps, made once per parameter set (the CLI's --gpu passes the GPU
-  // engine's factory, gpu::make_gpu_engine); empty: the CPU prover. A factory that throws stops the run.
-  std::function<std::unique_ptr<groth16::ProverEngine>(const groth16::Parameters&)> engine_factory;
+  // The engine of the heavy proving steps, made once per parameter set from its .params file and header
+  // (the CLI's --gpu passes the GPU engine's factory, which reads the bases straight to the device); empty:
+  // the CPU engine over the file's decoded parameters. The engine is made on a thread of its own as soon
+  // as the first sector of its size is opened, so that loading the parameters overlaps synthesis. A
+  // factory that throws stops the run.
+  using EngineFactory = std::function<std::unique_ptr<groth16::ProverEngine>(
+      const std::string& params_path, const groth16::ParameterHeader& header)>;
+  EngineFactory engine_factory;
   std::string engine_name = "cpu";  // recorded in the report
   // Tests inject r and s to reproduce proofs; production draws them from a CSPRNG per partition.
   std::optional<std::pair<algebra::Fr, algebra::Fr>> fixed_randomness;
@@ -61,6 +67,12 @@ struct ProveOptions {
   // Worth it when proving does not need the CPU cores (the GPU engine); costs the memory of a second
   // synthesized partition (about 17 GB at 32GiB). Results, order of outputs and errors are the same.
   bool overlap = false;
+  // Partitions synthesized at once, each on a task of its own with threads / workers threads (0 threads:
+  // the hardware's). 1: one at a time on the producing thread. Each costs the memory of a synthesized
+  // partition (~17 GB at 32GiB). Results, order of outputs and errors are the same for any count.
+  unsigned synthesis_workers = 1;
+  // Bytes in use on the device, sampled for the report's peak (the CLI passes the GPU's; empty: none).
+  std::function<std::uint64_t()> device_memory_used;
   // Progress messages; with `overlap` it is called from two threads (never at the same time by one).
   std::function<void(const std::string&)> progress;
   // Called from the proving stage when a partition is proven (`partitions`: the sector's count), and when
@@ -90,23 +102,33 @@ struct RunReport {
   PhaseMap<PhaseTime> shared_phases;  // params.load, pce.load or pce.build, gpu.setup
   PhaseTime total;
   std::uint64_t peak_rss_bytes = 0;
+  // Sampled (job/memory_sampler.hpp): anonymous and file-backed host memory apart, and device memory.
+  std::uint64_t peak_anon_bytes = 0, peak_file_bytes = 0, peak_device_bytes = 0;
+  unsigned synthesis_workers = 1;
+  std::vector<TimelineEvent> timeline;  // every step of every partition, in the order recorded
 };
 
-// Loaded parameters, shared by every sector of the same size in a run.
+// The parameter files of a run: the header of each size's .params (verifying key and vector lengths: read
+// once, no base point decoded) and its .vk, shared by every sector of that size.
 class ParameterStore {
  public:
   explicit ParameterStore(std::string params_dir) : dir_(std::move(params_dir)) {}
-  const groth16::Parameters& params_for(const porep::SectorShape& shape, PhaseTime* load_time);
+  // Throws JobError(kMissingParameters) when the file is absent, io::IoError when it is malformed.
+  const groth16::ParameterHeader& header_for(const porep::SectorShape& shape);
   const groth16::VerifyingKey& vk_for(const porep::SectorShape& shape);
   std::string params_path(const porep::SectorShape& shape) const;
   std::string vk_path(const porep::SectorShape& shape) const;
 
  private:
-  std::mutex mutex_;  // the pipeline's two stages share the store
+  std::mutex mutex_;  // the job's two stages share the store
   std::string dir_;
-  std::map<std::uint64_t, std::unique_ptr<groth16::Parameters>> params_;
+  std::map<std::uint64_t, std::unique_ptr<groth16::ParameterHeader>> headers_;
   std::map<std::uint64_t, std::unique_ptr<groth16::VerifyingKey>> vks_;
 };
+
+// The CPU engine over a .params file: its vectors decoded into host memory (without the subgroup checks, as
+// rust-fil-proofs reads them; every proof is verified before it is written).
+std::unique_ptr<groth16::ProverEngine> make_cpu_engine_from_file(const std::string& params_path, unsigned threads);
 
 RunReport prove_c1_files(const std::vector<std::string>& c1_paths, const ProveOptions& options);
 

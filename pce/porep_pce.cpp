@@ -52,13 +52,17 @@ LoadResult load_or_build_porep(const std::filesystem::path& cache_dir,
 }
 
 groth16::ProverInput porep_prover_input(const CompactR1cs& pce, const porep::StackedCircuitShape& shape,
-                                        const porep::PartitionWitness& witness, unsigned threads) {
+                                        const porep::PartitionWitness& witness, unsigned threads,
+                                        groth16::ProverInput&& recycled) {
   r1cs::WitnessGen cs;
+  // The witness goes into the recycled aux buffer (emptied, its capacity kept).
+  cs.mutable_aux() = std::move(recycled.aux);
+  cs.mutable_aux().clear();
   cs.reserve(pce.num_inputs, pce.num_aux);
   porep::synthesize_stacked_circuit(cs, shape, witness);
   std::vector<Fr> inputs = std::move(cs.mutable_inputs());
   std::vector<Fr> aux = std::move(cs.mutable_aux());
-  return make_prover_input(pce, std::move(inputs), std::move(aux), threads);
+  return make_prover_input(pce, std::move(inputs), std::move(aux), threads, std::move(recycled));
 }
 
 }  // namespace cuzk::pce

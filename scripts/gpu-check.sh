@@ -9,6 +9,7 @@
 #            NTT 2^20..2^27, H 2^27)
 #     quick  tests + a small sweep (2^20..2^21)
 #     tests  tests only;  bench  the sweep only;  build  configure and build only
+#     scale SIZE [SECTORS]  a production-size run: parameters, gen-c1, prove --gpu, verify (scripts/scale-run.sh)
 #     profile  Nsight Compute (ncu) reports of the field benchmark kernel, an NTT pass (2^24) and the MSM
 #            accumulation (G1 2^23), plus SASS instruction histograms, into $OUT/ncu-*.txt
 # Environment: CUZK_GPU_ARCH (default 90), CUZK_GPU_BUILD_DIR (default build-gpu-device),
@@ -40,6 +41,10 @@ if [ "${CUZK_GPU_PREBUILT:-0}" != 1 ]; then
 fi
 
 [ "$mode" = build ] && { echo "== built in $build"; exit 0; }
+
+if [ "$mode" = scale ]; then  # scripts/gpu-check.sh scale SIZE [SECTORS]: see scripts/scale-run.sh
+  CUZK_BIN="$build/cuzk" OUT="$out" exec "$root/scripts/scale-run.sh" "$@"
+fi
 
 if [ "$mode" = profile ]; then
   bench="$build/cuzk_bench_gpu"

@@ -20,10 +20,13 @@ namespace {
 
 using namespace cuzk;
 
-const std::vector<std::string> kRunOrder = {"params.load",  "pce.load",     "pce.build", "gpu.setup",
-                                            "parse",        "validate",     "check",     "synthesize",
-                                            "inputs",       "satisfied",    "prove",     "prove.h",
-                                            "prove.msm_g1", "prove.msm_g2", "verify",    "write"};
+const std::vector<std::string> kRunOrder = {"params.header",    "params.load",   "params.load.cold",
+                                            "params.load.warm", "params.decode", "pce.load",
+                                            "pce.build",        "gpu.setup",     "parse",
+                                            "validate",         "check",         "synthesize",
+                                            "inputs",           "satisfied",     "prove",
+                                            "prove.h",          "prove.msm_g1",  "prove.msm_g2",
+                                            "verify",           "write"};
 
 template <class Map>
 std::vector<std::string> keys(const Map& m) {

@@ -344,6 +344,23 @@ ParametersInfo parameters_info(std::span<const std::uint8_t> bytes, const std::s
   return info;
 }
 
+ParameterHeader header_of(const Parameters& params) {
+  return {params.vk, params.h.size(), params.l.size(), params.a.size(), params.b_g1.size(), params.b_g2.size()};
+}
+
+ParameterHeader read_parameter_header(const std::string& path) {
+  io::MappedFile file(path);
+  const ParametersInfo info = parameters_info(file.bytes(), path);
+  ParameterHeader header;
+  header.vk = VerifyingKey::from_bytes(file.slice(0, info.vk_bytes(), "verifying key block"), path);
+  header.h = info.vector("h").count;
+  header.l = info.vector("l").count;
+  header.a = info.vector("a").count;
+  header.b_g1 = info.vector("b_g1").count;
+  header.b_g2 = info.vector("b_g2").count;
+  return header;
+}
+
 ParametersInfo read_parameters_info(const std::string& path) {
   io::MappedFile file(path);
   return parameters_info(file.bytes(), path);

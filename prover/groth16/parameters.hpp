@@ -113,4 +113,22 @@ struct ParametersInfo {
 ParametersInfo parameters_info(std::span<const std::uint8_t> bytes, const std::string& source = "<memory>");
 ParametersInfo read_parameters_info(const std::string& path);
 
+// What the prover needs of a parameter set besides its five base vectors: the verifying key (the
+// blinding terms use alpha, beta and delta) and the vector lengths (checked against every witness). An
+// engine that holds the bases elsewhere (the GPU engine: on the device, read straight from the file) is
+// driven through this, so the host never decodes the ~44 GiB of a 32GiB sector's bases.
+struct ParameterHeader {
+  VerifyingKey vk;
+  std::size_t h = 0, l = 0, a = 0, b_g1 = 0, b_g2 = 0;
+
+  std::size_t domain_size() const { return h + 1; }
+  friend bool operator==(const ParameterHeader&, const ParameterHeader&) = default;
+};
+
+ParameterHeader header_of(const Parameters& params);
+// The header of a .params file: the vk block at its start, fully checked (as VerifyingKey::read), and the
+// lengths of its vectors (parameters_info: they must add up to the file size). No base point is decoded.
+// Throws io::IoError naming the file.
+ParameterHeader read_parameter_header(const std::string& path);
+
 }  // namespace cuzk::groth16

@@ -43,20 +43,17 @@ void check_input(const ProverInput& in) {
               std::to_string(in.aux.size()) + " aux");
 }
 
-void check_fit(const Parameters& p, const ProverInput& in, std::size_t num_a_aux, std::size_t num_b) {
+void check_fit(const ParameterHeader& p, const ProverInput& in, std::size_t num_a_aux, std::size_t num_b) {
   if (p.vk.ic.size() != in.inputs.size())
     mismatch("parameters: vk.ic has " + count_text(p.vk.ic.size(), in.inputs.size()) +
              " points for the inputs");
-  if (p.l.size() != in.aux.size())
-    mismatch("parameters: l has " + count_text(p.l.size(), in.aux.size()) + " points");
-  if (p.a.size() != in.inputs.size() + num_a_aux)
-    mismatch("parameters: a has " + count_text(p.a.size(), in.inputs.size() + num_a_aux) + " points");
-  if (p.b_g1.size() != num_b)
-    mismatch("parameters: b_g1 has " + count_text(p.b_g1.size(), num_b) + " points");
-  if (p.b_g2.size() != num_b)
-    mismatch("parameters: b_g2 has " + count_text(p.b_g2.size(), num_b) + " points");
+  if (p.l != in.aux.size()) mismatch("parameters: l has " + count_text(p.l, in.aux.size()) + " points");
+  if (p.a != in.inputs.size() + num_a_aux)
+    mismatch("parameters: a has " + count_text(p.a, in.inputs.size() + num_a_aux) + " points");
+  if (p.b_g1 != num_b) mismatch("parameters: b_g1 has " + count_text(p.b_g1, num_b) + " points");
+  if (p.b_g2 != num_b) mismatch("parameters: b_g2 has " + count_text(p.b_g2, num_b) + " points");
   const std::size_t m = EvaluationDomain(in.a.size() + in.inputs.size()).size();
-  if (p.h.size() != m - 1) mismatch("parameters: h has " + count_text(p.h.size(), m - 1) + " points");
+  if (p.h != m - 1) mismatch("parameters: h has " + count_text(p.h, m - 1) + " points");
   if (p.vk.delta_g1.is_identity() || p.vk.delta_g2.is_identity())
     mismatch(
         "parameters: delta is the point at infinity (a subverted setup)");  // bellperson UnexpectedIdentity
@@ -65,7 +62,10 @@ void check_fit(const Parameters& p, const ProverInput& in, std::size_t num_a_aux
 class CpuEngine final : public ProverEngine {
  public:
   CpuEngine(const Parameters& params, unsigned threads) : p_(params), threads_(threads) {}
-  std::size_t compute_h(std::vector<Fr> a, std::vector<Fr> b, std::vector<Fr> c) override {
+  // Owning: the engine keeps the parameters alive (the job's engines are made from a file).
+  CpuEngine(std::shared_ptr<const Parameters> params, unsigned threads)
+      : owned_(std::move(params)), p_(*owned_), threads_(threads) {}
+  std::size_t compute_h(std::vector<Fr>& a, std::vector<Fr>& b, std::vector<Fr>& c) override {
     h_ = groth16::compute_h(std::move(a), std::move(b), std::move(c));
     return h_.size();
   }
@@ -83,13 +83,14 @@ class CpuEngine final : public ProverEngine {
   G2 msm_b_g2(std::span<const Fr> scalars) override { return groth16::msm_g2(p_.b_g2, scalars, threads_); }
 
  private:
+  std::shared_ptr<const Parameters> owned_;  // null when made over a reference
   const Parameters& p_;
   unsigned threads_;
   std::vector<Fr> h_;  // the last compute_h's coefficients
 };
 
-Proof prove_impl(ProverEngine& engine, const Parameters& p, const ProverInput& in, std::vector<Fr> a,
-                 std::vector<Fr> b, std::vector<Fr> c, const Fr& r, const Fr& s, ProveTimings* timings) {
+Proof prove_impl(ProverEngine& engine, const ParameterHeader& p, const ProverInput& in, std::vector<Fr>& a,
+                 std::vector<Fr>& b, std::vector<Fr>& c, const Fr& r, const Fr& s, ProveTimings* timings) {
   ProveTimings local;
   ProveTimings& t = timings ? *timings : local;
   PhaseTimer h_timer;
@@ -97,8 +98,8 @@ Proof prove_impl(ProverEngine& engine, const Parameters& p, const ProverInput& i
   a.insert(a.end(), in.inputs.begin(), in.inputs.end());
   b.resize(a.size(), Fr::zero());
   c.resize(a.size(), Fr::zero());
-  const std::size_t h_count = engine.compute_h(std::move(a), std::move(b), std::move(c));
-  if (h_count != p.h.size()) mismatch("compute_h gave " + count_text(h_count, p.h.size()) + " coefficients");
+  const std::size_t h_count = engine.compute_h(a, b, c);
+  if (h_count != p.h) mismatch("compute_h gave " + count_text(h_count, p.h) + " coefficients");
   t.h = h_timer.elapsed();
 
   std::vector<Fr> a_scalars(in.inputs);  // every input has A density
@@ -134,7 +135,7 @@ Proof prove_impl(ProverEngine& engine, const Parameters& p, const ProverInput& i
   return proof;
 }
 
-void check_all(const Parameters& params, const ProverInput& input) {
+void check_all(const ParameterHeader& params, const ProverInput& input) {
   check_input(input);
   check_fit(params, input, input.densities.a_aux.popcount(),
             input.densities.b_input.popcount() + input.densities.b_aux.popcount());
@@ -146,18 +147,33 @@ std::unique_ptr<ProverEngine> make_cpu_engine(const Parameters& params, unsigned
   return std::make_unique<CpuEngine>(params, threads);
 }
 
+std::unique_ptr<ProverEngine> make_cpu_engine(std::shared_ptr<const Parameters> params, unsigned threads) {
+  return std::make_unique<CpuEngine>(std::move(params), threads);
+}
+
+Proof prove_with(ProverEngine& engine, const ParameterHeader& header, ProverInput& input, const Fr& r,
+                 const Fr& s, ProveTimings* timings) {
+  check_all(header, input);
+  return prove_impl(engine, header, input, input.a, input.b, input.c, r, s, timings);
+}
+
+Proof prove_with(ProverEngine& engine, const ParameterHeader& header, ProverInput&& input, const Fr& r,
+                 const Fr& s, ProveTimings* timings) {
+  return prove_with(engine, header, input, r, s, timings);
+}
+
 Proof prove_with(ProverEngine& engine, const Parameters& params, ProverInput&& input, const Fr& r,
                  const Fr& s, ProveTimings* timings) {
-  check_all(params, input);
-  return prove_impl(engine, params, input, std::move(input.a), std::move(input.b), std::move(input.c), r, s,
-                    timings);
+  return prove_with(engine, header_of(params), std::move(input), r, s, timings);
 }
 
 Proof prove(const Parameters& params, const ProverInput& input, const Fr& r, const Fr& s, unsigned threads,
             ProveTimings* timings) {
-  check_all(params, input);
+  const ParameterHeader header = header_of(params);
+  check_all(header, input);
   CpuEngine engine(params, threads);
-  return prove_impl(engine, params, input, input.a, input.b, input.c, r, s, timings);
+  std::vector<Fr> a = input.a, b = input.b, c = input.c;
+  return prove_impl(engine, header, input, a, b, c, r, s, timings);
 }
 
 Proof prove(const Parameters& params, ProverInput&& input, const Fr& r, const Fr& s, unsigned threads,
@@ -196,10 +212,14 @@ ProverInput witness_from_r1cs(const r1cs::R1cs& cs, std::vector<Fr> inputs, std:
 }
 
 std::optional<std::size_t> first_unsatisfied(const ProverInput& input) {
-  std::size_t n = std::min({input.a.size(), input.b.size(), input.c.size()});
-  for (std::size_t k = 0; k < n; ++k)
-    if (input.a[k] * input.b[k] != input.c[k]) return k;
-  return std::nullopt;
+  const auto n = static_cast<std::int64_t>(std::min({input.a.size(), input.b.size(), input.c.size()}));
+  // One multiplication per constraint (130 M at 32GiB sectors): in parallel, keeping the lowest failure.
+  std::int64_t first = n;
+#pragma omp parallel for schedule(static) reduction(min : first)
+  for (std::int64_t k = 0; k < n; ++k)
+    if (k < first && input.a[k] * input.b[k] != input.c[k]) first = k;
+  if (first == n) return std::nullopt;
+  return static_cast<std::size_t>(first);
 }
 
 }  // namespace cuzk::groth16

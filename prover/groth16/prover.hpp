@@ -13,6 +13,8 @@
 #include <memory>
 #include <optional>
 #include <span>
+#include <string>
+#include <utility>
 #include <vector>
 
 #include "prover/algebra/bls12_381.hpp"
@@ -53,19 +55,32 @@ class ProverEngine {
   virtual ~ProverEngine() = default;
   // The coefficients of h from a, b, c, with groth16::compute_h's contract (domain.hpp). The engine keeps
   // them for msm_h() (the GPU engine on the device: they never travel to the host and back) and returns
-  // how many there are.
-  virtual std::size_t compute_h(std::vector<Fr> a, std::vector<Fr> b, std::vector<Fr> c) = 0;
+  // how many there are. It may consume a, b and c (the CPU engine transforms them in place) or leave them
+  // as they are (the GPU engine copies them), so that the caller can reuse their memory.
+  virtual std::size_t compute_h(std::vector<Fr>& a, std::vector<Fr>& b, std::vector<Fr>& c) = 0;
   // sum h_j * params.h_j over the coefficients of the last compute_h (once: the engine may release them).
   virtual algebra::G1 msm_h() = 0;
   // sum scalars[i] * bases[i] over the first scalars.size() bases of the chosen vector.
   virtual algebra::G1 msm_g1(G1Bases bases, std::span<const Fr> scalars) = 0;
   virtual algebra::G2 msm_b_g2(std::span<const Fr> scalars) = 0;
+  // One-off costs of making this engine (named phases and their wall seconds: reading the parameters,
+  // uploads), for the run report.
+  virtual std::vector<std::pair<std::string, double>> setup_phases() const { return {}; }
 };
 
 // The CPU engine over `params` (kept by reference), `threads` = 0: every hardware thread.
 std::unique_ptr<ProverEngine> make_cpu_engine(const Parameters& params, unsigned threads = 0);
+// The same, owning the parameters.
+std::unique_ptr<ProverEngine> make_cpu_engine(std::shared_ptr<const Parameters> params, unsigned threads = 0);
 
-// prove() with the given engine, which must have been made for `params`.
+// prove() with the given engine, which must have been made for the parameters `header` describes. The
+// input's a, b and c get the input rows appended and may be consumed by the engine; its other vectors are
+// left as they were. A caller that proves many partitions hands the vectors to the next synthesis
+// (pce::make_prover_input's `recycled`), whose pages are then already mapped.
+Proof prove_with(ProverEngine& engine, const ParameterHeader& header, ProverInput& input, const Fr& r,
+                 const Fr& s, ProveTimings* timings = nullptr);
+Proof prove_with(ProverEngine& engine, const ParameterHeader& header, ProverInput&& input, const Fr& r,
+                 const Fr& s, ProveTimings* timings = nullptr);
 Proof prove_with(ProverEngine& engine, const Parameters& params, ProverInput&& input, const Fr& r,
                  const Fr& s, ProveTimings* timings = nullptr);
 

@@ -62,7 +62,7 @@ grep -q '^cuzk_phase_seconds{phase="params.load",engine="cpu",gpu=""} ' "$tmp/ok
 order="$(jq -r '.sectors[0].phases | keys_unsorted | join(" ")' "$tmp/report.json")"
 [ "$order" = "parse validate synthesize inputs satisfied prove prove.h prove.msm_g1 prove.msm_g2 verify write" ] ||
   fail "report phases not in run order: $order"
-[ "$(jq -r '.shared_phases | keys_unsorted[0]' "$tmp/report.json")" = params.load ] || fail "shared phases order"
+[ "$(jq -r '.shared_phases | keys_unsorted[0]' "$tmp/report.json")" = params.header ] || fail "shared phases order"
 
 # 3. The example script of docs/integration.md, on the CPU: one good sector and a truncated one (not
 # retried: kind "input"), exit 1 with the bad one listed.

@@ -87,6 +87,26 @@ got=0
 [ "$(stat -c %s "$tmp/overlap-bad/c1.proof" 2>/dev/null)" = 192 ] || fail "--overlap: the first sector's proof was not written"
 [ ! -e "$tmp/overlap-bad/seed.proof" ] || fail "--overlap: the tampered sector left a proof"
 grep -q "$tmp/seed.json" "$tmp/overlap-bad.txt" || fail "--overlap: the error does not name the tampered file"
+# Three partitions synthesized at once (--synthesis-workers 3) with overlap: the same verifying proofs, in
+# order, and the same error order (the first sector's proof written, the tampered one named, exit 7).
+"$CUZK_BIN" prove "$tmp/c1.json" "$tmp/c1-env.json" -o "$tmp/workers" --params-dir "$params" --overlap on \
+  --synthesis-workers 3 --report "$tmp/workers.json" >"$tmp/workers.txt" 2>/dev/null ||
+  fail "prove --synthesis-workers 3 exited $?"
+# Its timeline, drawn: one box per step (two partitions: synthesize, inputs, satisfied, three prove steps).
+"$CUZK_BIN" report timeline "$tmp/workers.json" -o "$tmp/workers.svg" >/dev/null || fail "report timeline exited $?"
+[ "$(grep -c "<title>synthesize " "$tmp/workers.svg")" -eq 2 ] || fail "the timeline lacks the two synthesis boxes"
+[ "$(grep -c "<title>prove.msm_g1 " "$tmp/workers.svg")" -eq 2 ] || fail "the timeline lacks the two MSM boxes"
+[ "$(awk '{print $1}' "$tmp/workers.txt" | tr '\n' ' ')" = "c1 6 " ] || fail "--synthesis-workers: outputs out of order"
+"$CUZK_BIN" verify "$tmp/workers/c1.proof" --c1 "$tmp/c1.json" --params-dir "$params" >/dev/null 2>&1 ||
+  fail "the --synthesis-workers proof of c1 does not verify"
+"$CUZK_BIN" verify "$tmp/workers/6.proof" --c1 "$tmp/c1-env.json" --params-dir "$params" >/dev/null 2>&1 ||
+  fail "the --synthesis-workers proof of sector 6 does not verify"
+got=0
+"$CUZK_BIN" prove "$tmp/c1.json" "$tmp/seed.json" -o "$tmp/workers-bad" --params-dir "$params" --overlap on \
+  --synthesis-workers 3 >"$tmp/workers-bad.txt" 2>&1 || got=$?
+[ "$got" -eq 7 ] || { cat "$tmp/workers-bad.txt" >&2; fail "--synthesis-workers with a tampered second sector exited $got, expected 7"; }
+[ "$(stat -c %s "$tmp/workers-bad/c1.proof" 2>/dev/null)" = 192 ] || fail "--synthesis-workers: the first sector's proof was not written"
+[ ! -e "$tmp/workers-bad/seed.proof" ] || fail "--synthesis-workers: the tampered sector left a proof"
 # --gpu never falls back to the CPU: without a usable GPU (or CUDA) it is exit 8 and nothing is written;
 # with one, the proof must verify like the CPU's.
 if "$CUZK_BIN" info --json | node -e 'const j = JSON.parse(require("fs").readFileSync(0)); process.exit(j.gpus.length ? 0 : 1)'; then

@@ -1,0 +1,326 @@
+#include "gpu/parameter_upload.hpp"
+
+#include <fcntl.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <cstring>
+#include <exception>
+#include <mutex>
+#include <thread>
+#include <type_traits>
+#include <vector>
+
+#include "gpu/cuda_check.hpp"
+#include "gpu/curve.cuh"
+#include "io/io_error.hpp"
+
+namespace cuzk::gpu {
+namespace {
+
+// Why a point was refused (the first bad point of a vector is reported).
+enum PointFault : uint32_t { kFlags = 1, kNotCanonical = 2, kInfinity = 3, kNotOnCurve = 4 };
+
+const char* fault_text(uint32_t fault) {
+  switch (fault) {
+    case kFlags: return "flag bits of an uncompressed encoding are wrong (compressed or sign flag set)";
+    case kNotCanonical: return "a coordinate is not below the field modulus";
+    case kInfinity: return "the point at infinity (bellperson refuses it in the parameter vectors)";
+    case kNotOnCurve: return "the point is not on the curve";
+  }
+  return "unknown fault";
+}
+
+// The first bad point of a vector as index << 3 | fault, so that one atomicMin keeps the lowest index with
+// its own fault; all bits set when there is none.
+using FirstFault = unsigned long long;
+constexpr FirstFault kNoFault = ~0ull;
+
+// 48 big-endian bytes (4-byte aligned) as 12 little-endian 32-bit limbs; `mask_flags` clears the three flag
+// bits of the first byte. Returns false when the value is not below p.
+__device__ __forceinline__ bool read_be_fp(const uint32_t* words, bool mask_flags, DevFp& out) {
+#pragma unroll
+  for (int i = 0; i < 12; ++i) out.v[i] = __byte_perm(words[11 - i], 0, 0x0123);
+  if (mask_flags) out.v[11] &= 0x1fffffffu;
+#pragma unroll
+  for (int i = 11; i >= 0; --i) {
+    const uint32_t p = FpTag::c().modulus[i];
+    if (out.v[i] != p) return out.v[i] < p;
+  }
+  return false;  // equal to p
+}
+
+__device__ __forceinline__ void record_fault(FirstFault* first, unsigned long long index, uint32_t fault) {
+  atomicMin(first, index << 3 | fault);
+}
+
+__device__ __forceinline__ DevFp fp_b() {
+  return DevFp::one().dbl().dbl();  // 4
+}
+
+// `first_index`: the index of points[0] in its vector, for the fault report.
+__global__ void decode_g1_in_place(DevAffine<DevFp>* points, std::size_t count, std::size_t first_index,
+                                   FirstFault* first) {
+  const std::size_t local = std::size_t{blockIdx.x} * blockDim.x + threadIdx.x;
+  if (local >= count) return;
+  const std::size_t i = first_index + local;
+  const auto* words = reinterpret_cast<const uint32_t*>(points + local);
+  const uint32_t top = __byte_perm(words[0], 0, 0x0123) >> 24;  // the first byte
+  DevFp x, y;
+  const bool x_ok = read_be_fp(words, true, x);
+  const bool y_ok = read_be_fp(words + 12, false, y);
+  if ((top & 0x80u) || (top & 0x20u)) return record_fault(first, i, kFlags);
+  if (top & 0x40u) return record_fault(first, i, kInfinity);
+  if (!x_ok || !y_ok) return record_fault(first, i, kNotCanonical);
+  x = x.to_montgomery();
+  y = y.to_montgomery();
+  if (!(y.sqr() == x.sqr() * x + fp_b())) return record_fault(first, i, kNotOnCurve);
+  points[local] = {x, y};
+}
+
+__global__ void decode_g2_in_place(DevAffine<DevFp2>* points, std::size_t count, std::size_t first_index,
+                                   FirstFault* first) {
+  const std::size_t local = std::size_t{blockIdx.x} * blockDim.x + threadIdx.x;
+  if (local >= count) return;
+  const std::size_t i = first_index + local;
+  const auto* words = reinterpret_cast<const uint32_t*>(points + local);
+  const uint32_t top = __byte_perm(words[0], 0, 0x0123) >> 24;
+  DevFp x1, x0, y1, y0;  // encoded as x.c1 || x.c0 || y.c1 || y.c0
+  const bool ok = read_be_fp(words, true, x1) & read_be_fp(words + 12, false, x0) &
+                  read_be_fp(words + 24, false, y1) & read_be_fp(words + 36, false, y0);
+  if ((top & 0x80u) || (top & 0x20u)) return record_fault(first, i, kFlags);
+  if (top & 0x40u) return record_fault(first, i, kInfinity);
+  if (!ok) return record_fault(first, i, kNotCanonical);
+  const DevFp2 x{x0.to_montgomery(), x1.to_montgomery()};
+  const DevFp2 y{y0.to_montgomery(), y1.to_montgomery()};
+  const DevFp2 b{fp_b(), fp_b()};  // 4 (1 + u)
+  if (!(y.sqr() == x.sqr() * x + b)) return record_fault(first, i, kNotOnCurve);
+  points[local] = {x, y};
+}
+
+// A piece of the file bound for device memory, or for pinned host memory (read there directly).
+struct Piece {
+  std::uint64_t file_offset;
+  std::size_t bytes;
+  std::byte* dst;
+  bool on_device;
+};
+
+// Fraction of the file range's pages in the page cache (mincore over a temporary mapping).
+double resident_fraction(int fd, std::uint64_t offset, std::uint64_t bytes) {
+  const long page = sysconf(_SC_PAGESIZE);
+  const std::uint64_t begin = offset / page * page;
+  const std::uint64_t length = offset + bytes - begin;
+  if (length == 0) return 1.0;
+  void* map = mmap(nullptr, length, PROT_READ, MAP_SHARED, fd, static_cast<off_t>(begin));
+  if (map == MAP_FAILED) return 0.0;
+  std::vector<unsigned char> vec((length + page - 1) / page);
+  double fraction = 0.0;
+  if (mincore(map, length, vec.data()) == 0) {
+    std::size_t resident = 0;
+    for (unsigned char v : vec) resident += v & 1;
+    fraction = double(resident) / double(vec.size());
+  }
+  munmap(map, length);
+  return fraction;
+}
+
+// Each thread: its own stream and two pinned buffers in turn; pread into one while the other's copy to the
+// device runs. Pieces are handed out through one counter, so threads stay busy whatever the vector sizes.
+void read_pieces(int fd, const std::string& path, const std::vector<Piece>& pieces, unsigned threads) {
+  constexpr std::size_t kBufferBytes = std::size_t{64} << 20;
+  int device = 0;
+  CUDA_OK(cudaGetDevice(&device));
+  std::atomic<std::size_t> next{0};
+  std::mutex error_mutex;
+  std::exception_ptr error;
+  auto worker = [&] {
+    try {
+      CUDA_OK(cudaSetDevice(device));
+      Stream stream;
+      PinnedBuffer<std::byte> buffers[2] = {PinnedBuffer<std::byte>(kBufferBytes),
+                                            PinnedBuffer<std::byte>(kBufferBytes)};
+      Event copied[2];
+      bool busy[2] = {false, false};
+      unsigned slot = 0;
+      for (;;) {
+        const std::size_t k = next.fetch_add(1);
+        if (k >= pieces.size()) break;
+        {
+          std::lock_guard lock(error_mutex);
+          if (error) break;
+        }
+        const Piece& piece = pieces[k];
+        if (piece.on_device && busy[slot]) copied[slot].synchronize();
+        std::byte* target = piece.on_device ? buffers[slot].data() : piece.dst;
+        std::size_t done = 0;
+        while (done < piece.bytes) {
+          const ssize_t n =
+              pread(fd, target + done, piece.bytes - done, static_cast<off_t>(piece.file_offset + done));
+          if (n <= 0)
+            throw io::IoError(path, n == 0 ? "ended early" : std::string("read failed: ") + std::strerror(errno),
+                              piece.file_offset + done);
+          done += static_cast<std::size_t>(n);
+        }
+        if (!piece.on_device) continue;
+        CUDA_OK(cudaMemcpyAsync(piece.dst, buffers[slot].data(), piece.bytes, cudaMemcpyHostToDevice,
+                                stream));
+        copied[slot].record(stream);
+        busy[slot] = true;
+        slot ^= 1;
+      }
+      stream.synchronize();
+    } catch (...) {
+      std::lock_guard lock(error_mutex);
+      if (!error) error = std::current_exception();
+    }
+  };
+  std::vector<std::thread> pool;
+  for (unsigned t = 1; t < threads; ++t) pool.emplace_back(worker);
+  worker();
+  for (auto& t : pool) t.join();
+  if (error) std::rethrow_exception(error);
+}
+
+// Splits [offset, offset + bytes) of the file into pieces of whole points, at most kPiece bytes each.
+void add_pieces(std::vector<Piece>& pieces, std::uint64_t offset, std::size_t bytes, std::size_t point_bytes,
+                void* dst, bool on_device) {
+  const std::size_t piece_max = (std::size_t{64} << 20) / point_bytes * point_bytes;
+  for (std::size_t done = 0; done < bytes; done += piece_max)
+    pieces.push_back(
+        {offset + done, std::min(piece_max, bytes - done), static_cast<std::byte*>(dst) + done, on_device});
+}
+
+template <class DeviceAffine>
+void allocate(LoadedVector<DeviceAffine>& v, std::size_t count, bool resident) {
+  v.count = count;
+  if (resident) {
+    v.device = DeviceBuffer<DeviceAffine>(count);
+  } else {
+    v.host = PinnedBuffer<DeviceAffine>(count);
+  }
+}
+
+template <class DeviceAffine>
+void* destination(LoadedVector<DeviceAffine>& v) {
+  return v.device.size() ? static_cast<void*>(v.device.data()) : static_cast<void*>(v.host.data());
+}
+
+template <class DeviceAffine>
+void check_decoded(FirstFault fault, const std::string& path, const groth16::ParametersInfo::Vector& v) {
+  if (fault == kNoFault) return;
+  const std::uint64_t index = fault >> 3;
+  const std::uint64_t at = v.length_offset + groth16::kLengthBytes + index * sizeof(DeviceAffine);
+  throw io::IoError(path,
+                    "invalid point " + std::to_string(index) + " of vector " + v.name + ": " +
+                        fault_text(static_cast<uint32_t>(fault & 7)),
+                    at);
+}
+
+}  // namespace
+
+DeviceParameterBases upload_parameter_bases(const std::string& path, const groth16::ParametersInfo& info,
+                                            unsigned reader_threads, ParameterUploadStats* stats,
+                                            const BasePlacement& placement) {
+  static_assert(sizeof(G1Msm::DeviceAffine) == algebra::kG1UncompressedSize);
+  static_assert(sizeof(G2Msm::DeviceAffine) == algebra::kG2UncompressedSize);
+  if (reader_threads == 0) reader_threads = std::clamp(std::thread::hardware_concurrency() / 2, 1u, 8u);
+  const int fd = open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) throw io::IoError(path, std::string("cannot open: ") + std::strerror(errno));
+  const std::unique_ptr<int, void (*)(int*)> close_fd(new int(fd), [](int* f) {
+    close(*f);
+    delete f;
+  });
+
+  DeviceParameterBases out;
+  const auto& h = info.vector("h");
+  const auto& l = info.vector("l");
+  const auto& a = info.vector("a");
+  const auto& b_g1 = info.vector("b_g1");
+  const auto& b_g2 = info.vector("b_g2");
+  allocate(out.h, h.count, placement.h);
+  allocate(out.l, l.count, placement.l);
+  allocate(out.a, a.count, placement.a);
+  allocate(out.b_g1, b_g1.count, placement.b_g1);
+  allocate(out.b_g2, b_g2.count, placement.b_g2);
+
+  std::vector<Piece> pieces;
+  auto data_offset = [](const groth16::ParametersInfo::Vector& v) { return v.length_offset + groth16::kLengthBytes; };
+  auto add = [&](auto& vec, const groth16::ParametersInfo::Vector& v, bool resident) {
+    using DA = typename std::remove_reference_t<decltype(vec.device)>::value_type;
+    add_pieces(pieces, data_offset(v), vec.count * sizeof(DA), sizeof(DA), destination(vec), resident);
+  };
+  add(out.h, h, placement.h);
+  add(out.l, l, placement.l);
+  add(out.a, a, placement.a);
+  add(out.b_g1, b_g1, placement.b_g1);
+  add(out.b_g2, b_g2, placement.b_g2);
+
+  ParameterUploadStats local;
+  ParameterUploadStats& s = stats ? *stats : local;
+  s.reader_threads = reader_threads;
+  s.bytes = (out.h.count + out.l.count + out.a.count + out.b_g1.count) * sizeof(G1Msm::DeviceAffine) +
+            out.b_g2.count * sizeof(G2Msm::DeviceAffine);
+  s.page_cache_fraction = resident_fraction(fd, data_offset(h), s.bytes);
+  posix_fadvise(fd, 0, 0, POSIX_FADV_SEQUENTIAL);
+
+  auto start = std::chrono::steady_clock::now();
+  read_pieces(fd, path, pieces, reader_threads);
+  auto seconds_since = [](auto t) { return std::chrono::duration<double>(std::chrono::steady_clock::now() - t).count(); };
+  s.read_seconds = seconds_since(start);
+
+  start = std::chrono::steady_clock::now();
+  Stream stream;
+  DeviceBuffer<FirstFault> faults(5);
+  std::vector<FirstFault> none(5, kNoFault);
+  faults.upload(std::span<const FirstFault>(none), stream);
+  constexpr unsigned kBlock = 256;
+  auto blocks = [](std::size_t n) { return static_cast<unsigned>((n + kBlock - 1) / kBlock); };
+  // Resident vectors are decoded in place; host-bound ones a window at a time through a device scratch.
+  DeviceBuffer<G2Msm::DeviceAffine> scratch;
+  auto decode = [&](auto& vec, int k) {
+    using DA = typename std::remove_reference_t<decltype(vec.device)>::value_type;
+    constexpr bool kG1 = std::is_same_v<DA, G1Msm::DeviceAffine>;
+    auto launch = [&](DA* points, std::size_t count, std::size_t first_index) {
+      if (count == 0) return;
+      if constexpr (kG1) {
+        decode_g1_in_place<<<blocks(count), kBlock, 0, stream>>>(reinterpret_cast<DevAffine<DevFp>*>(points), count,
+                                                                 first_index, faults.data() + k);
+      } else {
+        decode_g2_in_place<<<blocks(count), kBlock, 0, stream>>>(reinterpret_cast<DevAffine<DevFp2>*>(points),
+                                                                 count, first_index, faults.data() + k);
+      }
+      CUDA_LAUNCH_OK();
+    };
+    if (vec.device.size() > 0 || vec.count == 0) return launch(vec.device.data(), vec.count, 0);
+    const std::size_t window = std::max<std::size_t>(1, placement.decode_window);
+    scratch.ensure(window);  // G2-sized: room for a window of either group
+    auto* device = reinterpret_cast<DA*>(scratch.data());
+    for (std::size_t first = 0; first < vec.count; first += window) {
+      const std::size_t n = std::min(window, vec.count - first);
+      CUDA_OK(cudaMemcpyAsync(device, vec.host.data() + first, n * sizeof(DA), cudaMemcpyHostToDevice, stream));
+      launch(device, n, first);
+      CUDA_OK(cudaMemcpyAsync(vec.host.data() + first, device, n * sizeof(DA), cudaMemcpyDeviceToHost, stream));
+    }
+  };
+  decode(out.h, 0);
+  decode(out.l, 1);
+  decode(out.a, 2);
+  decode(out.b_g1, 3);
+  decode(out.b_g2, 4);
+  std::vector<FirstFault> found(5);
+  faults.download(std::span<FirstFault>(found), stream);
+  stream.synchronize();
+  s.decode_seconds = seconds_since(start);
+  check_decoded<G1Msm::DeviceAffine>(found[0], path, h);
+  check_decoded<G1Msm::DeviceAffine>(found[1], path, l);
+  check_decoded<G1Msm::DeviceAffine>(found[2], path, a);
+  check_decoded<G1Msm::DeviceAffine>(found[3], path, b_g1);
+  check_decoded<G2Msm::DeviceAffine>(found[4], path, b_g2);
+  return out;
+}
+
+}  // namespace cuzk::gpu

@@ -1,0 +1,80 @@
+// The run timeline (job/timeline.hpp): utilization from the events, the SVG picture, and the round trip
+// through a `cuzk prove --report` JSON file.
+#include <gtest/gtest.h>
+
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+#include <regex>
+#include <string>
+
+#include "io/io_error.hpp"
+#include "job/prove.hpp"
+#include "job/timeline.hpp"
+
+using namespace cuzk::job;
+
+namespace {
+
+std::vector<TimelineEvent> sample() {
+  return {
+      {"synthesis 0", "synthesize", "s1", 0, 0.0, 4.0},
+      {"synthesis 1", "synthesize", "s1", 1, 0.5, 4.5},
+      {"prover", "prove.h", "s1", 0, 4.0, 5.0},
+      {"prover", "prove.msm_g1", "s1", 0, 5.0, 6.0},
+      {"prover", "prove.h", "s1", 1, 7.0, 8.0},  // a 1 s gap before it
+      {"writer", "write", "s1", -1, 8.0, 8.1},
+  };
+}
+
+TEST(Timeline, UtilizationIsBusyTimeOverTheLaneSpan) {
+  const auto events = sample();
+  EXPECT_DOUBLE_EQ(lane_utilization(events, "prover"), 3.0 / 4.0);
+  EXPECT_DOUBLE_EQ(lane_utilization(events, "synthesis 0"), 1.0);
+  EXPECT_DOUBLE_EQ(lane_utilization(events, "nobody"), 0.0);
+}
+
+TEST(Timeline, SvgHasOneBoxPerEventInItsLaneRow) {
+  const std::string svg = render_timeline_svg(sample(), "a <test> & more");
+  EXPECT_EQ(svg.rfind("<svg", 0), 0u);
+  EXPECT_NE(svg.find("</svg>"), std::string::npos);
+  EXPECT_NE(svg.find("a &lt;test&gt; &amp; more"), std::string::npos);  // the title is escaped
+  std::size_t titled_boxes = 0;
+  for (std::size_t at = svg.find("<title>"); at != std::string::npos; at = svg.find("<title>", at + 1)) ++titled_boxes;
+  EXPECT_EQ(titled_boxes, sample().size());
+  for (const char* lane : {"synthesis 0", "synthesis 1", "prover", "writer"})
+    EXPECT_NE(svg.find(std::string(">") + lane + "<"), std::string::npos) << lane;
+  // Lanes are rows in order of first appearance: the prover's boxes sit below both synthesis rows.
+  const std::regex box(R"re(<rect x="[0-9.]+" y="([0-9.]+)"[^>]*><title>prove\.h s1/0)re");
+  std::smatch m;
+  ASSERT_TRUE(std::regex_search(svg, m, box));
+  EXPECT_GT(std::stod(m[1]), 40.0 + 2 * 28.0);
+}
+
+TEST(Timeline, RoundTripThroughTheJsonReport) {
+  RunReport report;
+  report.timeline = sample();
+  const std::filesystem::path path =
+      std::filesystem::temp_directory_path() / ("cuzk-timeline-" + std::to_string(::getpid()) + ".json");
+  {
+    std::ofstream out(path);
+    out << to_json(report);
+  }
+  const std::vector<TimelineEvent> back = read_report_timeline(path.string());
+  ASSERT_EQ(back.size(), report.timeline.size());
+  for (std::size_t i = 0; i < back.size(); ++i) {
+    EXPECT_EQ(back[i].lane, report.timeline[i].lane);
+    EXPECT_EQ(back[i].step, report.timeline[i].step);
+    EXPECT_EQ(back[i].partition, report.timeline[i].partition);
+    EXPECT_DOUBLE_EQ(back[i].end_s, report.timeline[i].end_s);
+  }
+  {
+    std::ofstream out(path);
+    out << R"({"tool": "cuzk", "sectors": []})";
+  }
+  EXPECT_THROW(read_report_timeline(path.string()), cuzk::io::IoError);
+  std::filesystem::remove(path);
+}
+
+}  // namespace
