@@ -58,11 +58,11 @@ for ((attempt = 1; attempt <= max_attempts && ${#pending[@]} > 0; attempt++)); d
           *) echo "$c1 $kind" >>"$out/failed.txt"; echo "giving up on $c1: $kind (see $log)" >&2 ;;
         esac ;;
     esac
-  done < <(jq -r '[.status, .c1, (.error.kind // ""), (.proof // "")] | @tsv' "$results")
+  done < <(jq -r '[.status, .c1, (.error.kind // "-"), (.proof // "-")] | @tsv' "$results")  # no empty field: read would merge tabs
 
   # A crash (signal, OOM kill) prints no record for the inputs it did not reach: retry those too.
   for c1 in "${pending[@]}"; do
-    jq -e --arg c1 "$c1" 'select(.c1 == $c1)' "$results" >/dev/null || retry+=("$c1")
+    jq -s -e --arg c1 "$c1" 'any(.[]; .c1 == $c1)' "$results" >/dev/null || retry+=("$c1")
   done
   pending=("${retry[@]}")
   ((${#pending[@]})) && sleep "$((attempt * 10))"  # let a busy or resetting GPU settle
