@@ -26,6 +26,7 @@ for stem in libspdlog libfmt libyaml-cpp libzstd libssl libgomp libstdc++ libc6;
   grep -q "$stem" <<<"$depends" || fail "Depends lacks $stem: $depends"
 done
 # ... and every library the binary needs is in one of them.
+depends_names="$(tr ',|' '\n\n' <<<"$depends" | sed -e 's/([^)]*)//' -e 's/ //g')"  # one name a line
 dpkg -x "$deb" "$tmp/root"
 bin="$tmp/root/usr/bin/cuzk"
 for lib in $(objdump -p "$bin" | awk '/NEEDED/ {print $2}'); do
@@ -35,11 +36,17 @@ for lib in $(objdump -p "$bin" | awk '/NEEDED/ {print $2}'); do
   owner=""
   real="$(readlink -f "$path")"
   for candidate in "$path" "$real" "${real#/usr}" "/usr${path}"; do
-    owner="$(dpkg -S "$candidate" 2>/dev/null | head -1 | cut -d: -f1)"
+    owner="$(dpkg -S "$candidate" 2>/dev/null | head -1 | cut -d: -f1 || true)"
     [ -n "$owner" ] && break
   done
   [ -n "$owner" ] || fail "no package owns $lib ($path)"
-  grep -qE "(^|, |\| )$owner( |,|$)" <<<"$depends" || fail "$lib comes from $owner, which Depends does not name: $depends"
+  # Depends may name the package or a virtual one it provides (libspdlog1.10 provides libspdlog1.10-fmt9).
+  names="$owner $(dpkg-query -W -f='${Provides}' "$owner" 2>/dev/null | sed -e 's/([^)]*)//g' -e 's/,/ /g')"
+  found=0
+  for name in $names; do
+    grep -qxF "$name" <<<"$depends_names" && found=1
+  done
+  [ "$found" = 1 ] || fail "$lib comes from $owner, which Depends does not name: $depends"
 done
 # No dynamic CUDA runtime: a GPU host needs only the driver (cudart is linked statically).
 if objdump -p "$bin" | grep -q 'NEEDED.*libcudart'; then fail "the binary loads libcudart dynamically"; fi
