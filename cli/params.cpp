@@ -1,11 +1,13 @@
 // `cuzk params names|check|info|setup`: Filecoin parameter file names, digest checks against
-// parameters.json, structure of .params/.vk files, and test parameters for the demo circuit.
+// parameters.json, structure of .params/.vk files, and test parameters for the PoRep circuits (streamed
+// from the constraint cache, on the CPU or the GPU) and for the demo circuit.
 #include <fmt/format.h>
 #include <spdlog/spdlog.h>
 
 #include <CLI/CLI.hpp>
 #include <chrono>
 #include <cstdint>
+#include <cstdlib>
 #include <filesystem>
 #include <memory>
 #include <optional>
@@ -13,16 +15,23 @@
 #include <vector>
 
 #include "cli/commands.hpp"
-#include "cli/format.hpp"
 #include "cli/demo_params.hpp"
 #include "cli/exit_codes.hpp"
+#include "cli/format.hpp"
 #include "io/atomic_file.hpp"
 #include "io/param_names.hpp"
+#include "job/prove.hpp"
+#include "pce/porep_pce.hpp"
+#include "pce/test_setup.hpp"
+#include "prover/groth16/demo_circuit.hpp"
+#include "prover/groth16/fixed_base.hpp"
+#include "prover/groth16/parameters.hpp"
 #include "prover/groth16/setup.hpp"
 #include "prover/porep/registered_proof.hpp"
-#include "prover/porep/synthesis.hpp"
-#include "prover/groth16/demo_circuit.hpp"
-#include "prover/groth16/parameters.hpp"
+
+#ifdef CUZK_HAVE_CUDA
+#include "gpu/fixed_base.hpp"
+#endif
 
 namespace cuzk::cli {
 namespace {
@@ -150,35 +159,82 @@ void run_info(const std::string& file, bool check_points, bool compute_digest) {
   print_manifest_match(path, compute_digest);
 }
 
-// Test parameters for one PoRep sector size, written under Filecoin's names so that `cuzk prove`
-// finds them: record the partition circuit, run the generator, write .params, .vk and .meta.
-void run_porep_setup(const std::string& size_text, const std::string& dir_flag, bool force) {
-  const porep::SectorShape* shape = porep::parse_sector_size(size_text);
-  const io::SectorSize size = *io::parse_sector_size(size_text);
-  const fs::path dir = dir_flag.empty() ? io::parameter_cache_dir() : fs::path(dir_flag);
+struct PorepSetupFlags {
+  std::string sector_size, params_dir, pce_cache_dir;
+  bool force = false, gpu = false;
+  std::optional<std::uint64_t> seed;
+  unsigned threads = 0;
+};
+
+// The fixed-base encoder: --gpu never falls back to the CPU (exit 8 without a GPU or without CUDA).
+std::unique_ptr<groth16::FixedBaseEncoder> make_encoder(const PorepSetupFlags& f) {
+  if (!f.gpu) return groth16::make_cpu_fixed_base_encoder(f.threads);
+#ifdef CUZK_HAVE_CUDA
+  return gpu::make_gpu_fixed_base_encoder();
+#else
+  throw job::JobError(job::JobError::Kind::kNoGpu,
+                      "--gpu: this cuzk was built without CUDA (rebuild where nvcc is installed)");
+#endif
+}
+
+// Test parameters for one PoRep sector size, written under Filecoin's names so that `cuzk prove` finds
+// them: the partition circuit's PCE (loaded from the cache or built, as `cuzk prove` does), then the
+// streaming setup (pce/test_setup.hpp) into .params and .vk, and the .meta.
+void run_porep_setup(const PorepSetupFlags& f) {
+  const auto start = std::chrono::steady_clock::now();
+  auto seconds = [&] {
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  };
+  const porep::SectorShape* shape = porep::parse_sector_size(f.sector_size);
+  const io::SectorSize size = *io::parse_sector_size(f.sector_size);
+  const fs::path dir = f.params_dir.empty() ? io::parameter_cache_dir() : fs::path(f.params_dir);
   const fs::path params_path = dir / io::porep_param_file_name(size, io::ParamFileKind::kParams);
   const fs::path vk_path = dir / io::porep_param_file_name(size, io::ParamFileKind::kVerifyingKey);
   const fs::path meta_path = dir / io::porep_param_file_name(size, io::ParamFileKind::kMeta);
-  if (!force && (fs::exists(params_path) || fs::exists(vk_path))) {
-    spdlog::error("{} already exists; pass --force to replace it", fs::exists(params_path) ? params_path.string()
-                                                                                               : vk_path.string());
+  if (!f.force && (fs::exists(params_path) || fs::exists(vk_path))) {
+    spdlog::error("{} already exists; pass --force to replace it",
+                  fs::exists(params_path) ? params_path.string() : vk_path.string());
     throw CLI::RuntimeError(kParameterError);
   }
+  // The encoder first: --gpu on a machine without one fails before minutes of PCE work.
+  const std::unique_ptr<groth16::FixedBaseEncoder> encoder = make_encoder(f);
+  groth16::ToxicWaste waste;
+  if (f.seed) {
+    waste = groth16::ToxicWaste::from_seed(*f.seed);
+    fmt::print("toxic waste from seed {} (TEST ONLY: anyone who knows the seed can forge proofs)\n", *f.seed);
+    std::fflush(stdout);  // before the long run's log lines on stderr
+  } else {
+    waste = groth16::ToxicWaste::random();
+  }
   fs::create_directories(dir);
-  const auto start = std::chrono::steady_clock::now();
-  auto seconds = [&] { return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count(); };
-  spdlog::info("params setup {}: recording the partition circuit", shape->label);
-  const r1cs::R1cs cs = porep::record_partition_circuit(*shape);
-  spdlog::info("params setup {}: {} constraints, {} inputs, {} aux recorded in {:.1f} s; generating parameters",
-               shape->label, cs.num_constraints(), cs.num_inputs, cs.num_aux, seconds());
-  const groth16::Parameters params = groth16::generate_parameters(cs, groth16::ToxicWaste::random());
-  spdlog::info("params setup {}: generated in {:.1f} s; writing", shape->label, seconds());
-  params.write_file(params_path.string());
-  params.vk.write_file(vk_path.string());
-  const std::string meta = fmt::format("{{\"sector_size\":{}}}", shape->sector_size);  // rfp CacheEntryMetadata
+
+  // The PCE cache directory, as `cuzk prove` chooses it (job/prove.cpp): the flag, CUZK_PCE_CACHE, or
+  // <params dir>/pce.
+  const char* env = std::getenv("CUZK_PCE_CACHE");
+  const fs::path pce_dir = !f.pce_cache_dir.empty() ? fs::path(f.pce_cache_dir)
+                           : (env && *env)          ? fs::path(env)
+                                                    : dir / "pce";
+  const auto circuit = porep::StackedCircuitShape::from_sector(*shape);
+  spdlog::info("params setup {}: loading or building the constraint cache in {}", shape->label,
+               pce_dir.string());
+  const pce::LoadResult loaded = pce::load_or_build_porep(pce_dir, circuit);
+  spdlog::info("params setup {}: phase pce.{}: {:.2f} s ({}{}; {} constraints, {} inputs, {} aux)",
+               shape->label, loaded.built ? "build" : "load", loaded.seconds, loaded.path.string(),
+               loaded.rebuild_reason.empty() ? "" : ", rebuilt: " + loaded.rebuild_reason,
+               loaded.pce.num_constraints(), loaded.pce.num_inputs, loaded.pce.num_aux);
+  const pce::TestParametersSize sizes = pce::test_parameters_size(loaded.pce);
+  spdlog::info("params setup {}: {} ({}) and {} with the {} encoder", shape->label,
+               params_path.filename().string(), human_bytes(sizes.params_bytes), vk_path.filename().string(),
+               encoder->name());
+  pce::write_test_parameters(
+      loaded.pce, waste, *encoder, params_path, vk_path, f.threads,
+      [&](const std::string& line) { spdlog::info("params setup {}: {}", shape->label, line); });
+  const std::string meta =
+      fmt::format("{{\"sector_size\":{}}}", shape->sector_size);  // rfp CacheEntryMetadata
   io::write_file_atomic(meta_path, {reinterpret_cast<const std::uint8_t*>(meta.data()), meta.size()});
-  fmt::print("wrote {} ({} bytes)\nwrote {} ({} bytes)\nwrote {}\nsetup took {:.1f} s\n", params_path.string(),
-             fs::file_size(params_path), vk_path.string(), fs::file_size(vk_path), meta_path.string(), seconds());
+  fmt::print("wrote {} ({} bytes)\nwrote {} ({} bytes)\nwrote {}\nsetup took {:.1f} s\n",
+             params_path.string(), fs::file_size(params_path), vk_path.string(), fs::file_size(vk_path),
+             meta_path.string(), seconds());
 }
 
 }  // namespace
@@ -230,38 +286,55 @@ void register_params_commands(CLI::App& app) {
 
   auto setup_circuit = std::make_shared<std::string>();
   auto setup_out = std::make_shared<std::string>();
-  auto setup_size = std::make_shared<std::string>();
-  auto setup_dir = std::make_shared<std::string>();
-  auto setup_force = std::make_shared<bool>(false);
+  auto porep_flags = std::make_shared<PorepSetupFlags>();
   CLI::App* setup = params->add_subcommand(
       "setup",
       "Generate TEST parameters (random toxic waste, NOT FOR PRODUCTION): for the PoRep circuit of a sector "
       "size under Filecoin's file names, or for the built-in demo circuit");
   auto* circuit_opt = setup->add_option("--circuit", *setup_circuit, "Circuit: demo (the built-in example)")
                           ->check(CLI::IsMember({"demo"}));
-  auto* out_opt = setup->add_option("-o,--output", *setup_out, "Output directory for --circuit demo")
-                      ->needs(circuit_opt);
+  auto* out_opt =
+      setup->add_option("-o,--output", *setup_out, "Output directory for --circuit demo")->needs(circuit_opt);
   circuit_opt->needs(out_opt);
-  auto* size_opt = setup->add_option("--sector-size", *setup_size, "PoRep circuit of this sector size")
-                       ->check(sector_size_validator())
-                       ->excludes(circuit_opt);
-  setup->add_option("--params-dir", *setup_dir,
-                    "Where the v28-... .params/.vk/.meta files go (default: $FIL_PROOFS_PARAMETER_CACHE or "
-                    "/var/tmp/filecoin-proof-parameters)")
+  auto* size_opt =
+      setup->add_option("--sector-size", porep_flags->sector_size, "PoRep circuit of this sector size")
+          ->check(sector_size_validator())
+          ->excludes(circuit_opt);
+  setup
+      ->add_option("--params-dir", porep_flags->params_dir,
+                   "Where the v28-... .params/.vk/.meta files go (default: $FIL_PROOFS_PARAMETER_CACHE or "
+                   "/var/tmp/filecoin-proof-parameters)")
       ->needs(size_opt);
-  setup->add_flag("--force", *setup_force, "Overwrite existing parameter files")->needs(size_opt);
-  setup->callback([setup_circuit, setup_out, setup_size, setup_dir, setup_force] {
-    if (setup_size->empty() && setup_circuit->empty())
+  setup->add_flag("--force", porep_flags->force, "Overwrite existing parameter files")->needs(size_opt);
+  setup
+      ->add_flag("--gpu", porep_flags->gpu,
+                 "The fixed-base multiplications on the GPU (exit 8 when there is none; never the CPU)")
+      ->needs(size_opt);
+  setup
+      ->add_option(
+          "--seed", porep_flags->seed,
+          "Derive the toxic waste from this number (TEST ONLY: reproducible files, the same on the CPU "
+          "and the GPU; anyone who knows the seed can forge proofs)")
+      ->needs(size_opt);
+  setup->add_option("--threads", porep_flags->threads, "CPU threads (0: all)")
+      ->needs(size_opt)
+      ->capture_default_str();
+  setup
+      ->add_option("--pce-cache-dir", porep_flags->pce_cache_dir,
+                   "Constraint cache directory (default: $CUZK_PCE_CACHE, else <params dir>/pce)")
+      ->needs(size_opt);
+  setup->callback([setup_circuit, setup_out, porep_flags] {
+    if (porep_flags->sector_size.empty() && setup_circuit->empty())
       throw CLI::ValidationError("params setup", "give --sector-size SIZE or --circuit demo -o DIR");
     print_not_for_production_banner();
     if (!setup_circuit->empty()) {
       const DemoParams result = generate_demo_params(*setup_out, groth16::make_demo_circuit());
-      fmt::print("wrote {} ({} bytes)\nwrote {} ({} bytes)\nsetup took {:.3f} s\n", result.params_path.string(),
-                 fs::file_size(result.params_path), result.vk_path.string(), fs::file_size(result.vk_path),
-                 result.seconds);
+      fmt::print("wrote {} ({} bytes)\nwrote {} ({} bytes)\nsetup took {:.3f} s\n",
+                 result.params_path.string(), fs::file_size(result.params_path), result.vk_path.string(),
+                 fs::file_size(result.vk_path), result.seconds);
       return;
     }
-    run_porep_setup(*setup_size, *setup_dir, *setup_force);
+    run_porep_setup(*porep_flags);
   });
 }
 

@@ -84,6 +84,18 @@ void AtomicFileWriter::pwrite(std::span<const std::uint8_t> bytes, std::uint64_t
   }
 }
 
+void AtomicFileWriter::preallocate(std::uint64_t size) {
+  if (size == 0) return;
+  const int rc = ::posix_fallocate(fd_, 0, static_cast<off_t>(size));
+  if (rc == 0) return;
+  if (rc != EOPNOTSUPP && rc != EINVAL) {
+    const std::string action = "reserve " + std::to_string(size) + " bytes for";
+    errno = rc;  // posix_fallocate returns the error instead of setting errno
+    fail(action.c_str());
+  }
+  if (::ftruncate(fd_, static_cast<off_t>(size)) != 0) fail("ftruncate");
+}
+
 void AtomicFileWriter::commit() {
   // mkostemp creates mode 0600; give the file the usual 0666 & ~umask like any newly created file.
   if (::fchmod(fd_, 0666 & ~current_umask()) != 0) fail("chmod");
@@ -101,7 +113,8 @@ void AtomicFileWriter::commit() {
     int rc = ::fsync(dir_fd);
     int saved = errno;
     ::close(dir_fd);
-    if (rc != 0 && saved != EINVAL) throw IoError(target_, errno_text(saved, "fsync of directory " + dir.string()));
+    if (rc != 0 && saved != EINVAL)
+      throw IoError(target_, errno_text(saved, "fsync of directory " + dir.string()));
   }
 }
 

@@ -25,8 +25,11 @@ class AtomicFileWriter {
   AtomicFileWriter(const AtomicFileWriter&) = delete;
   AtomicFileWriter& operator=(const AtomicFileWriter&) = delete;
 
-  void write(std::span<const std::uint8_t> bytes);                        // at the current end
+  void write(std::span<const std::uint8_t> bytes);                         // at the current end
   void pwrite(std::span<const std::uint8_t> bytes, std::uint64_t offset);  // at an offset (thread-safe)
+  // Reserves `size` bytes of disk for the temporary file (posix_fallocate), so that a disk too small
+  // fails at once instead of after most of a long write; ftruncate where the file system cannot.
+  void preallocate(std::uint64_t size);
   // chmod 0666 & ~umask, fsync, close, rename over the target, fsync the directory.
   void commit();
 

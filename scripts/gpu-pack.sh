@@ -12,7 +12,8 @@
 #   CUZK_GPU_PREBUILT=1 CUZK_GPU_BUILD_DIR=$PWD/gpu-pack LD_LIBRARY_PATH=$PWD/gpu-pack/lib \
 #     OUT=<dir> scripts/gpu-check.sh tests
 #
-# Environment: CUZK_GPU_ARCH (default 90), CUZK_GPU_BUILD_DIR (default build-gpu-pack).
+# Environment: CUZK_GPU_ARCH (default 90), CUZK_GPU_BUILD_DIR (default build-gpu-pack), CUZK_PACK_BENCH=0 to
+# leave out cuzk_bench_gpu (the slowest binary to build) when only the tests and cuzk are needed.
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 dir="${1:-$root/gpu-pack}"
@@ -23,15 +24,17 @@ tests=()
 for t in "$root"/tests/gpu/test_*.cu; do tests+=("gpu_$(basename "$t" .cu)"); done
 cmake -S "$root" -B "$build" -DCMAKE_BUILD_TYPE=Release -DCUZK_CUDA=ON -DCUZK_BUILD_BENCH=OFF \
   -DCMAKE_CUDA_ARCHITECTURES="$arch" >/dev/null
-cmake --build "$build" -j "$(nproc)" --target cuzk cuzk_bench_gpu "${tests[@]}"
+bins=(cuzk)
+[ "${CUZK_PACK_BENCH:-1}" = 0 ] || bins+=(cuzk_bench_gpu)
+cmake --build "$build" -j "$(nproc)" --target "${bins[@]}" "${tests[@]}"
 
 rm -rf "$dir"
 mkdir -p "$dir/lib"
-cp "$build/cuzk" "$build/cuzk_bench_gpu" "$dir/"
+for b in "${bins[@]}"; do cp "$build/$b" "$dir/"; done
 for t in "${tests[@]}"; do cp "$build/tests/$t" "$dir/"; done
-strip --strip-debug "$dir"/cuzk "$dir"/cuzk_bench_gpu "$dir"/gpu_test_* 2>/dev/null || true
+strip --strip-debug "$dir"/cuzk* "$dir"/gpu_test_* 2>/dev/null || true
 # Every non-system library the binaries load (resolved here), so that other versions there do not matter.
-for lib in $(ldd "$dir"/cuzk "$dir"/cuzk_bench_gpu "$dir"/gpu_test_* | awk '/=> \// {print $3}' | sort -u); do
+for lib in $(ldd "$dir"/cuzk* "$dir"/gpu_test_* | awk '/=> \// {print $3}' | sort -u); do
   case "$(basename "$lib")" in
     libc.so* | libm.so* | libdl.so* | librt.so* | libpthread.so* | libgcc_s.so* | libstdc++.so* | ld-linux*) ;;
     *) cp -L "$lib" "$dir/lib/" ;;

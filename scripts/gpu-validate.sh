@@ -36,7 +36,7 @@ for size in 2KiB 8MiB; do
     start=$(date +%s.%N)
     "$cuzk" params setup --sector-size "$size" --params-dir "$work/params-$engine-$size" --seed 7 --force \
       "${flags[@]}" >"$out/setup-$engine-$size.log" 2>&1 || { echo "setup $engine $size failed"; tail -5 "$out/setup-$engine-$size.log"; status=1; }
-    echo "setup $size on the $engine: $(echo "$(date +%s.%N) - $start" | bc) s"
+    echo "setup $size on the $engine: $(awk -v a="$start" -v b="$(date +%s.%N)" 'BEGIN {printf "%.1f", b - a}') s"
   done
   for kind in params vk; do
     a=$(ls "$work/params-cpu-$size"/*."$kind" 2>/dev/null | head -1)
@@ -50,7 +50,7 @@ p512="$work/params-512"
 start=$(date +%s.%N)
 "$cuzk" params setup --sector-size 512MiB --params-dir "$p512" --seed 3 --gpu --force >"$out/setup-512.log" 2>&1 ||
   { echo "512MiB setup failed"; tail -5 "$out/setup-512.log"; status=1; }
-echo "setup 512MiB --gpu: $(echo "$(date +%s.%N) - $start" | bc) s"
+echo "setup 512MiB --gpu: $(awk -v a="$start" -v b="$(date +%s.%N)" 'BEGIN {printf "%.1f", b - a}') s"
 for i in 1 2; do "$cuzk" gen-c1 --sector-size 512MiB --seed "$i" --sector-id "$i" -o "$work/c512-$i.json" >/dev/null 2>&1; done
 "$cuzk" prove "$work/c512-1.json" "$work/c512-2.json" -o "$work/resident" --params-dir "$p512" --gpu \
   --test-randomness 9 --report "$out/prove-512-resident.json" >"$out/prove-512-resident.log" 2>&1 || status=1

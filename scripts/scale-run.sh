@@ -29,11 +29,16 @@ timed() {  # label, log file, command...: runs it under /usr/bin/time -v, notes 
   shift 2
   local start end status=0
   start=$(date +%s.%N)
-  /usr/bin/time -v -o "$log.time" "$@" >"$log" 2>&1 || status=$?
+  if [ -x /usr/bin/time ]; then
+    /usr/bin/time -v -o "$log.time" "$@" >"$log" 2>&1 || status=$?
+  else
+    "$@" >"$log" 2>&1 || status=$?
+    : >"$log.time"
+  fi
   end=$(date +%s.%N)
   local rss
   rss=$(awk -F': ' '/Maximum resident set size/ {printf "%.2f GiB", $2 / 1048576}' "$log.time" 2>/dev/null || echo "?")
-  note "$(printf '%-28s %8.1f s  peak RSS %s  exit %d' "$label" "$(echo "$end - $start" | bc)" "$rss" "$status")"
+  note "$(printf '%-28s %8.1f s  peak RSS %s  exit %d' "$label" "$(awk -v a="$start" -v b="$end" 'BEGIN {print b - a}')" "$rss" "$status")"
   cat "$log.time" >>"$log"
   rm -f "$log.time"
   return $status
@@ -60,7 +65,7 @@ for i in $(seq 1 "$sectors"); do
 done
 start=$(date +%s.%N)
 for p in "${pids[@]}"; do wait "$p"; done
-note "$(printf '%-28s %8.1f s' "gen-c1 x $sectors" "$(echo "$(date +%s.%N) - $start" | bc)")"
+note "$(printf '%-28s %8.1f s' "gen-c1 x $sectors" "$(awk -v a="$start" -v b="$(date +%s.%N)" 'BEGIN {printf "%.1f", b - a}')")"
 
 c1s=()
 for i in $(seq 1 "$sectors"); do c1s+=("$work/c1/s$i.json"); done

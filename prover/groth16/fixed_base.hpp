@@ -9,7 +9,9 @@
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <span>
+#include <string>
 #include <vector>
 
 #include "prover/algebra/curve.hpp"
@@ -69,6 +71,21 @@ class FixedBaseTable {
     return acc;
   }
 
+  unsigned window_bits() const {
+    return window_bits_;
+  }
+  std::size_t windows() const {
+    return windows_;
+  }
+  std::size_t digits_per_window() const {
+    return digits_;
+  }  // 2^w - 1
+  // Entry (j, d) = d * 2^(w j) * P at index j * digits_per_window() + d - 1 (d >= 1); never infinity,
+  // since d * 2^(w j) < 2^(w (j + 1)) and the prime r does not divide it.
+  const std::vector<AffinePoint>& affine_entries() const {
+    return table_;
+  }
+
   // k_i * P for every scalar, in affine coordinates (zero scalars give the point at infinity).
   std::vector<AffinePoint> mul_many(std::span<const algebra::Fr> scalars, int threads) const {
     constexpr std::size_t kChunk = 1024;  // points per batch normalisation (one field inversion each)
@@ -105,5 +122,22 @@ class FixedBaseTable {
   std::size_t digits_;
   std::vector<AffinePoint> table_;
 };
+
+// k_i * generator for many scalars at once, written straight into bellperson's uncompressed encoding,
+// for the streaming test setup (pce/test_setup.hpp). The CPU encoder below and the GPU one
+// (gpu/fixed_base.hpp) write the same bytes for the same scalars.
+class FixedBaseEncoder {
+ public:
+  virtual ~FixedBaseEncoder() = default;
+  virtual std::string name() const = 0;
+  // k_i * generator for every scalar, written as bellperson's uncompressed encoding (G1 96 B, G2 192 B
+  // each; zero -> infinity) at out + i * size.
+  virtual void encode_g1(std::span<const algebra::Fr> scalars, std::uint8_t* out) = 0;
+  virtual void encode_g2(std::span<const algebra::Fr> scalars, std::uint8_t* out) = 0;
+};
+
+// FixedBaseTable (12-bit windows, built on first use) and algebra::encode_g1/g2_uncompressed, in
+// parallel over `threads` OpenMP threads (0: all).
+std::unique_ptr<FixedBaseEncoder> make_cpu_fixed_base_encoder(unsigned threads);
 
 }  // namespace cuzk::groth16

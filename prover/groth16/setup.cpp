@@ -1,6 +1,7 @@
 #include "prover/groth16/setup.hpp"
 
 #include <omp.h>
+#include <openssl/sha.h>
 
 #include <string>
 #include <vector>
@@ -21,15 +22,28 @@ int thread_count(unsigned threads) {
   return threads == 0 ? omp_get_max_threads() : static_cast<int>(threads);
 }
 
-// x^start, x^(start+1), ... written into out[start, end): each chunk starts from its own power.
-void fill_powers(const Fr& x, const Fr& scale, std::vector<Fr>& out, int threads) {
-  constexpr std::size_t kChunk = 4096;
+// out[v] += sum over rows k of coefficient(k, v) * lag[k].
+void evaluate_columns(const r1cs::SparseMatrix& m, const std::vector<Fr>& lag, std::vector<Fr>& out) {
+  for (std::size_t k = 0; k < m.rows(); ++k)
+    for (std::uint64_t t = m.row_offsets[k]; t < m.row_offsets[k + 1]; ++t)
+      out[m.columns[t]] += m.values[t] * lag[k];
+}
+
+[[noreturn]] void degenerate(const std::string& what) {
+  throw_degenerate_waste(what);
+}
+
+}  // namespace
+
+void fill_powers(const Fr& x, const Fr& scale, std::uint64_t first_exponent, std::span<Fr> out,
+                 unsigned threads) {
+  constexpr std::size_t kChunk = 4096;  // each chunk starts from its own power
   const auto chunks = static_cast<std::int64_t>((out.size() + kChunk - 1) / kChunk);
-#pragma omp parallel for schedule(static) num_threads(threads)
+#pragma omp parallel for schedule(static) num_threads(thread_count(threads))
   for (std::int64_t c = 0; c < chunks; ++c) {
     std::size_t start = static_cast<std::size_t>(c) * kChunk;
     std::size_t end = std::min(out.size(), start + kChunk);
-    Fr p = x.pow(static_cast<algebra::u64>(start)) * scale;
+    Fr p = x.pow(static_cast<algebra::u64>(first_exponent + start)) * scale;
     for (std::size_t i = start; i < end; ++i) {
       out[i] = p;
       p *= x;
@@ -37,16 +51,17 @@ void fill_powers(const Fr& x, const Fr& scale, std::vector<Fr>& out, int threads
   }
 }
 
-// L_k(tau) for k < m: the Lagrange basis of the domain {omega^k} at tau, equal to
 // ifft(1, tau, ..., tau^(m-1))_k = (1/m) sum_j tau^j omega^(-jk) = (Z(tau)/m) omega^k / (tau - omega^k).
-std::vector<Fr> lagrange_at(const EvaluationDomain& domain, const Fr& tau, const Fr& z_tau, int threads) {
+std::vector<Fr> lagrange_at(const EvaluationDomain& domain, const Fr& tau, const Fr& z_tau,
+                            unsigned threads) {
+  const int nt = thread_count(threads);
   const std::size_t m = domain.size();
   std::vector<Fr> omega_pows(m);
-  fill_powers(domain.omega(), Fr::one(), omega_pows, threads);
+  fill_powers(domain.omega(), Fr::one(), 0, omega_pows, threads);
   std::vector<Fr> inv(m);
   constexpr std::size_t kChunk = 4096;  // one field inversion per chunk (Montgomery's trick)
   const auto chunks = static_cast<std::int64_t>((m + kChunk - 1) / kChunk);
-#pragma omp parallel for schedule(static) num_threads(threads)
+#pragma omp parallel for schedule(static) num_threads(nt)
   for (std::int64_t c = 0; c < chunks; ++c) {
     std::size_t start = static_cast<std::size_t>(c) * kChunk;
     std::size_t end = std::min(m, start + kChunk);
@@ -56,24 +71,43 @@ std::vector<Fr> lagrange_at(const EvaluationDomain& domain, const Fr& tau, const
   }
   const Fr scale = z_tau * Fr::from_u64(m).inverse();
   std::vector<Fr> lag(m);
-#pragma omp parallel for schedule(static) num_threads(threads)
+#pragma omp parallel for schedule(static) num_threads(nt)
   for (std::int64_t k = 0; k < static_cast<std::int64_t>(m); ++k) lag[k] = scale * omega_pows[k] * inv[k];
   return lag;
 }
 
-// out[v] += sum over rows k of coefficient(k, v) * lag[k].
-void evaluate_columns(const r1cs::SparseMatrix& m, const std::vector<Fr>& lag, std::vector<Fr>& out) {
-  for (std::size_t k = 0; k < m.rows(); ++k)
-    for (std::uint64_t t = m.row_offsets[k]; t < m.row_offsets[k + 1]; ++t)
-      out[m.columns[t]] += m.values[t] * lag[k];
-}
-
-[[noreturn]] void degenerate(const std::string& what) {
+void throw_degenerate_waste(const std::string& what) {
   throw Groth16Error(Groth16ErrorKind::kParameters,
                      "degenerate toxic waste: " + what + " (draw new toxic waste and run setup again)");
 }
 
-}  // namespace
+void throw_unconstrained_variable(std::size_t aux_index, std::size_t variable) {
+  throw Groth16Error(Groth16ErrorKind::kUnconstrainedVariable,
+                     "aux variable " + std::to_string(aux_index) + " (variable " + std::to_string(variable) +
+                         ") appears in no constraint; bellperson rejects such circuits (L would hold a "
+                         "point at infinity)");
+}
+
+ToxicWaste ToxicWaste::from_seed(std::uint64_t seed) {
+  static constexpr char kDomain[] = "cuzk ToxicWaste::from_seed";
+  auto element = [&](std::uint8_t index) {
+    for (std::uint32_t counter = 0;; ++counter) {
+      std::uint8_t message[sizeof(kDomain) - 1 + 8 + 1 + 4];
+      std::size_t at = 0;
+      for (std::size_t i = 0; i + 1 < sizeof(kDomain); ++i)
+        message[at++] = static_cast<std::uint8_t>(kDomain[i]);
+      for (int i = 0; i < 8; ++i) message[at++] = static_cast<std::uint8_t>(seed >> (8 * i));
+      message[at++] = index;
+      for (int i = 0; i < 4; ++i) message[at++] = static_cast<std::uint8_t>(counter >> (8 * i));
+      std::uint8_t digest[SHA256_DIGEST_LENGTH];
+      SHA256(message, sizeof(message), digest);
+      digest[31] &= 0x7f;  // 255 bits: below r with probability > 0.9
+      Fr value;
+      if (Fr::from_bytes_le(digest, value) && !value.is_zero()) return value;
+    }
+  };
+  return {element(0), element(1), element(2), element(3), element(4)};
+}
 
 ToxicWaste ToxicWaste::random() {
   return {random_nonzero_fr(), random_nonzero_fr(), random_nonzero_fr(), random_nonzero_fr(),
@@ -96,7 +130,7 @@ Parameters generate_parameters(const r1cs::R1cs& cs, const ToxicWaste& waste, un
   const Fr gamma_inv = waste.gamma.inverse(), delta_inv = waste.delta.inverse();
 
   // u_i(tau), v_i(tau), w_i(tau) per variable, the input constraints included.
-  const std::vector<Fr> lag = lagrange_at(domain, waste.tau, z_tau, nt);
+  const std::vector<Fr> lag = lagrange_at(domain, waste.tau, z_tau, threads);
   std::vector<Fr> u(nv), v(nv), w(nv);
   evaluate_columns(cs.a, lag, u);
   evaluate_columns(cs.b, lag, v);
@@ -105,7 +139,7 @@ Parameters generate_parameters(const r1cs::R1cs& cs, const ToxicWaste& waste, un
 
   // All G1 scalars in one list (h, ic, l, a, b_g1, then alpha, beta, delta), cut apart afterwards.
   std::vector<Fr> g1_scalars(m - 1);
-  fill_powers(waste.tau, z_tau * delta_inv, g1_scalars, nt);  // h_j = tau^j Z(tau) / delta
+  fill_powers(waste.tau, z_tau * delta_inv, 0, g1_scalars, threads);  // h_j = tau^j Z(tau) / delta
   const std::size_t ic_start = g1_scalars.size();
   for (std::size_t i = 0; i < nv; ++i) {
     Fr e = (waste.beta * u[i] + waste.alpha * v[i] + w[i]) * (i < ni ? gamma_inv : delta_inv);
@@ -114,10 +148,7 @@ Parameters generate_parameters(const r1cs::R1cs& cs, const ToxicWaste& waste, un
       std::size_t k = i - ni;
       bool used = dens.a_aux.test(k) || dens.b_aux.test(k) || !w[i].is_zero();
       if (!used) {
-        throw Groth16Error(Groth16ErrorKind::kUnconstrainedVariable,
-                           "aux variable " + std::to_string(k) + " (variable " + std::to_string(i) +
-                               ") appears in no constraint; bellperson rejects such circuits (L would hold a "
-                               "point at infinity)");
+        throw_unconstrained_variable(k, i);
       }
       degenerate("the L element of aux variable " + std::to_string(k) + " is zero");
     }

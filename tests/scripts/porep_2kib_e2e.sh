@@ -21,6 +21,10 @@ if ! "$CUZK_BIN" params info "$params/$("$CUZK_BIN" params names --sector-size 2
     >/dev/null 2>&1; then
   "$CUZK_BIN" params setup --sector-size 2KiB --params-dir "$params" --force || fail "params setup exited $?"
 fi
+# The streamed setup (pce/test_setup.hpp) writes the size that bellperson's densities give, the size the
+# in-memory generate_parameters wrote for 2KiB before it (issue 16).
+params_file="$params/$("$CUZK_BIN" params names --sector-size 2KiB | awk '/\.params$/ {print $2}')"
+[ "$(stat -c %s "$params_file")" -eq 1114707768 ] || fail "2KiB .params is $(stat -c %s "$params_file") bytes, not 1114707768"
 
 "$CUZK_BIN" gen-c1 --sector-size 2KiB --seed 11 --sector-id 5 -o "$tmp/c1.json" || fail "gen-c1 exited $?"
 "$CUZK_BIN" gen-c1 --sector-size 2KiB --seed 12 --sector-id 6 --envelope -o "$tmp/c1-env.json" || fail "gen-c1 --envelope"
