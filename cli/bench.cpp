@@ -80,7 +80,7 @@ void run_bench(const BenchFlags& f) {
   apply_job_flags(f.job, options);
   options.progress = [](const std::string& m) { spdlog::debug("{}", m); };
 
-  std::map<std::string, std::vector<double>> samples;
+  job::PhaseMap<std::vector<double>> samples;
   std::uint64_t peak_rss = 0;
   unsigned partitions = 0, sectors = 0;
   const unsigned runs = f.warmup + f.repetitions;
@@ -101,7 +101,7 @@ void run_bench(const BenchFlags& f) {
     for (const auto& [phase, wall] : job::phase_walls(report)) samples[phase].push_back(wall);
   }
 
-  nlohmann::json phases = nlohmann::json::object();
+  nlohmann::ordered_json phases = nlohmann::ordered_json::object();  // in the order the phases run
   fmt::print("{:<16} {:>11} {:>11} {:>11} {:>11}   ({} runs, {} warm-up)\n", "phase", "median s", "min s",
              "max s", "stddev s", f.repetitions, f.warmup);
   std::vector<std::string> names;
@@ -121,7 +121,7 @@ void run_bench(const BenchFlags& f) {
              per_hour * sectors, per_hour * partitions, double(peak_rss) / (1 << 20));
 
   if (f.report.empty()) return;
-  nlohmann::json j;
+  nlohmann::ordered_json j;  // keys, and the phases, in the order written
   j["tool"] = "cuzk";
   j["format"] = "cuzk-bench-1";
   j["date"] = utc_now();

@@ -333,7 +333,8 @@ void register_params_commands(CLI::App& app) {
           "and the GPU; anyone who knows the seed can forge proofs)")
       ->check(u64_validator())
       ->needs(size_opt);
-  setup->add_option("--threads", porep_flags->threads, "CPU threads (0: all; at most 4x the hardware threads)")
+  setup
+      ->add_option("--threads", porep_flags->threads, "CPU threads (0: all; at most 4x the hardware threads)")
       ->check(thread_count_validator())
       ->needs(size_opt)
       ->capture_default_str();

@@ -50,7 +50,8 @@ class FailureLog {
  public:
   explicit FailureLog(const ProveOptions& options) : options_(options) {}
   // Call inside a catch block: records the exception being handled.
-  void record(std::size_t index, const std::string& path, const std::string& sector, const std::string& stage) {
+  void record(std::size_t index, const std::string& path, const std::string& sector,
+              const std::string& stage) {
     SectorFailure f;
     f.input_index = index;
     f.c1_path = path;
@@ -64,8 +65,9 @@ class FailureLog {
     } catch (...) {
       f.message = "unknown exception";
     }
-    progress(options_, path + ": failed (" + stage + "); --keep-going: on with the next sector");
+    if (options_.keep_going) progress(options_, path + ": failed (" + stage + "); --keep-going: on with the next sector");
     std::lock_guard lock(mutex_);
+    if (options_.sector_failed) options_.sector_failed(f);
     failures_.push_back(std::move(f));
   }
   std::vector<SectorFailure> in_input_order() {
@@ -162,7 +164,7 @@ struct SectorJob {
   const groth16::ParameterHeader* header = nullptr;
   const pce::CompactR1cs* pce = nullptr;  // the circuit's constraint cache (with use_pce)
   SectorReport report;
-  std::map<std::string, PhaseTime> back_phases;
+  PhaseMap<PhaseTime> back_phases;
   PhaseTimer timer;  // from the start of parsing
   // The verifier-side public inputs of each partition, derived once by the front stage (which checks the
   // synthesized ones against them) and used again to verify and for --dump-public-inputs.
@@ -175,7 +177,7 @@ struct PartitionWork {
   std::shared_ptr<SectorJob> job;
   unsigned partition = 0;
   groth16::ProverInput input;
-  std::map<std::string, PhaseTime> phases;  // of this partition's synthesis, merged into the sector's in order
+  PhaseMap<PhaseTime> phases;  // of this partition's synthesis, merged into the sector's in order
 };
 
 // One proving engine per parameter set, made on a thread of its own from the moment the first sector of
@@ -209,7 +211,7 @@ class EngineCache {
   }
 
   // The engine for `shape` (prepare() first); the one-off phases of making it go to `shared_phases` once.
-  groth16::ProverEngine& get(const porep::SectorShape& shape, std::map<std::string, PhaseTime>& shared_phases) {
+  groth16::ProverEngine& get(const porep::SectorShape& shape, PhaseMap<PhaseTime>& shared_phases) {
     prepare(shape);
     std::unique_lock lock(mutex_);
     Slot& slot = slots_[shape.sector_size];
@@ -282,7 +284,7 @@ class FrontStage {
  public:
   FrontStage(const std::vector<std::string>& paths, const std::vector<std::size_t>& todo,
              const ProveOptions& options, ParameterStore& store, EngineCache& engines, BufferPool& buffers,
-             Timeline& timeline, std::map<std::string, PhaseTime>& shared_phases, FailureLog& failures)
+             Timeline& timeline, PhaseMap<PhaseTime>& shared_phases, FailureLog& failures)
       : paths_(paths),
         todo_(todo),
         options_(options),
@@ -315,9 +317,11 @@ class FrontStage {
         for (const auto& [name, t] : work.phases) work.job->report.phases[name] += t;
         return work;
       } catch (...) {
+        // Recorded without keep_going too (ProveOptions::sector_failed names the input that ended the run).
+        if (job && !job->failed.exchange(true))
+          failures_.record(job->input_index, job->path, job->report.sector,
+                           "synthesize partition " + std::to_string(k));
         if (!options_.keep_going || !job) throw;
-        if (!job->failed.exchange(true))
-          failures_.record(job->input_index, job->path, job->report.sector, "synthesize partition " + std::to_string(k));
       }
     }
   }
@@ -337,10 +341,8 @@ class FrontStage {
         job_ = open_sector(index);
         partition_ = 0;
       } catch (...) {
-        if (options_.keep_going) {
-          failures_.record(index, paths_[index], "", "load");
-          continue;
-        }
+        failures_.record(index, paths_[index], "", "load");
+        if (options_.keep_going) continue;
         std::promise<PartitionWork> failed;
         failed.set_exception(std::current_exception());
         pending_.push_back(failed.get_future());
@@ -448,7 +450,7 @@ class FrontStage {
 
   // May run on several tasks at once: it reads the job and writes only public_inputs[k] and `phases`.
   // `step_done(name)`: the step since the last call (or the start) is over, for the timeline.
-  groth16::ProverInput synthesize(SectorJob& job, unsigned k, std::map<std::string, PhaseTime>& phases,
+  groth16::ProverInput synthesize(SectorJob& job, unsigned k, PhaseMap<PhaseTime>& phases,
                                   const std::function<void(const char*)>& step_done) {
     const porep::C1Output& c1 = job.c1;
     const porep::RegisteredSealProof& proof = *job.proof;
@@ -545,7 +547,7 @@ class FrontStage {
   EngineCache& engines_;
   BufferPool& buffers_;
   Timeline& timeline_;
-  std::map<std::string, PhaseTime>& shared_phases_;
+  PhaseMap<PhaseTime>& shared_phases_;
   FailureLog& failures_;
   std::map<std::uint64_t, pce::CompactR1cs> pce_by_size_;  // one cache per circuit shape in the run
   std::set<std::string> names_;
@@ -584,8 +586,8 @@ class BackStage {
       // The phase and partition, beside the error itself (logged by the CLI): a GPU fault mid-batch
       // names where it happened. Nothing of the sector has been written (proofs are written whole).
       spdlog::error("{}: {} failed", job.path, stage_);
-      if (!options_.keep_going) throw;
       if (!job.failed.exchange(true)) failures_.record(job.input_index, job.path, job.report.sector, stage_);
+      if (!options_.keep_going) throw;
       engines_.forget(*job.proof->shape);
     }
   }
@@ -621,6 +623,8 @@ class BackStage {
     job.back_phases["prove.h"] += t.h;
     job.back_phases["prove.msm_g1"] += t.msm_g1;
     job.back_phases["prove.msm_g2"] += t.msm_g2;
+    if (options_.partition_proven)
+      options_.partition_proven(job.path, work.partition, job.proof->partitions());
     if (work.partition + 1 == job.proof->partitions()) finish_sector(job);
   }
 
@@ -670,6 +674,7 @@ class BackStage {
     timeline_.add({"writer", "write", report.sector, -1, write_start, timeline_.now()});
     report.total = job.timer.elapsed();
     run_.sectors.push_back(std::move(report));
+    if (options_.sector_done) options_.sector_done(run_.sectors.back());
   }
 
   const ProveOptions& options_;
@@ -736,8 +741,8 @@ std::vector<std::size_t> check_inputs(const std::vector<std::string>& paths, con
       if (it->second) std::rethrow_exception(it->second);
       todo.push_back(i);
     } catch (...) {
-      if (!options.keep_going) throw;
       failures.record(i, path, sector, "check");
+      if (!options.keep_going) throw;
     }
   }
   return todo;
@@ -763,7 +768,7 @@ RunReport prove_c1_files(const std::vector<std::string>& c1_paths, const ProveOp
 
   // The front stage's shared phases (parameter loads, constraint caches) are kept apart from the back
   // stage's (engine setup) while both threads run, and merged at the end.
-  std::map<std::string, PhaseTime> front_shared;
+  PhaseMap<PhaseTime> front_shared;
   Timeline timeline;
   EngineCache engines(options, store, timeline);
   BufferPool buffers;
@@ -798,8 +803,9 @@ nlohmann::json timeline_json(const std::vector<TimelineEvent>& events) {
   return j;
 }
 
-nlohmann::json phases_json(const std::map<std::string, PhaseTime>& phases) {
-  nlohmann::json j = nlohmann::json::object();
+// ordered_json keeps the phases in the order they run (a plain json object sorts its keys).
+nlohmann::ordered_json phases_json(const PhaseMap<PhaseTime>& phases) {
+  nlohmann::ordered_json j = nlohmann::ordered_json::object();
   for (const auto& [name, t] : phases) j[name] = {{"wall_s", t.wall_s}, {"cpu_s", t.cpu_s}};
   return j;
 }
@@ -817,7 +823,7 @@ std::string public_inputs_json(const std::vector<std::vector<algebra::Fr>>& inpu
 }
 
 std::string to_json(const RunReport& report) {
-  nlohmann::json j;
+  nlohmann::ordered_json j;
   j["tool"] = "cuzk";
   j["engine"] = report.engine;
   j["overlap"] = report.overlap;
@@ -830,18 +836,19 @@ std::string to_json(const RunReport& report) {
   j["synthesis_workers"] = report.synthesis_workers;
   j["timeline"] = timeline_json(report.timeline);
   j["prover_busy"] = lane_utilization(report.timeline, "prover");
-  j["sectors"] = nlohmann::json::array();
+  j["sectors"] = nlohmann::ordered_json::array();
   for (const auto& s : report.sectors) {
-    j["sectors"].push_back({{"c1", s.c1_path},
-                            {"sector", s.sector},
-                            {"proof_type", s.proof_type},
-                            {"partitions", s.partitions},
-                            {"proof_file", s.proof_path},
-                            {"verified", s.verified},
-                            {"total", {{"wall_s", s.total.wall_s}, {"cpu_s", s.total.cpu_s}}},
-                            {"phases", phases_json(s.phases)}});
+    j["sectors"].push_back(
+        nlohmann::ordered_json{{"c1", s.c1_path},
+                               {"sector", s.sector},
+                               {"proof_type", s.proof_type},
+                               {"partitions", s.partitions},
+                               {"proof_file", s.proof_path},
+                               {"verified", s.verified},
+                               {"total", {{"wall_s", s.total.wall_s}, {"cpu_s", s.total.cpu_s}}},
+                               {"phases", phases_json(s.phases)}});
   }
-  j["failures"] = nlohmann::json::array();
+  j["failures"] = nlohmann::ordered_json::array();
   for (const auto& f : report.failures) {
     j["failures"].push_back({{"c1", f.c1_path},
                              {"sector", f.sector},
@@ -854,7 +861,7 @@ std::string to_json(const RunReport& report) {
 
 std::string to_yaml(const RunReport& report) {
   YAML::Emitter out;
-  auto phases = [&](const std::map<std::string, PhaseTime>& ps) {
+  auto phases = [&](const PhaseMap<PhaseTime>& ps) {
     out << YAML::BeginMap;
     for (const auto& [name, t] : ps)
       out << YAML::Key << name << YAML::Value << YAML::Flow << YAML::BeginMap << YAML::Key << "wall_s"
