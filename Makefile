@@ -2,8 +2,13 @@
 BUILD_DIR ?= build
 JOBS ?= $(shell nproc)
 CMAKE_FLAGS ?=
+PREFIX ?= /usr/local
+# `make package` builds in its own tree for CPUs other than this one: x86-64-v3 (AVX2, BMI2) plus ADX,
+# which the field arithmetic uses (prover/algebra/field_x86.hpp): Intel Broadwell, AMD Zen and newer.
+PACKAGE_BUILD_DIR ?= build-package
+PACKAGE_ARCH_FLAGS ?= -march=x86-64-v3 -madx
 
-.PHONY: all deps configure build test demo bench format clean
+.PHONY: all deps configure build test sanitize demo bench format clean install package
 
 all: build
 
@@ -19,6 +24,22 @@ build: configure
 # All CPU tests (GPU tests carry the label `gpu` and run in scripts/gpu-check.sh).
 test: build
 	@cd $(BUILD_DIR) && ctest --output-on-failure -j $(JOBS) -LE gpu
+
+# ASan+UBSan unit tests, libFuzzer targets (FUZZ_SECONDS each) and TSan on the pipeline (CI runs it too).
+sanitize: deps
+	@./scripts/sanitize-and-fuzz.sh
+
+# The binary, LICENSE and the man page (generated from --help) under $(PREFIX).
+install: build
+	@cmake --install $(BUILD_DIR) --prefix $(PREFIX)
+
+# A .deb (CPack) in $(PACKAGE_BUILD_DIR); its dependencies are computed from the binary by dpkg-shlibdeps.
+package: deps
+	@cmake -S . -B $(PACKAGE_BUILD_DIR) -DCMAKE_BUILD_TYPE=Release -DCUZK_NATIVE=OFF -DCUZK_BUILD_BENCH=OFF \
+	  "-DCMAKE_CXX_FLAGS=$(PACKAGE_ARCH_FLAGS)" $(CMAKE_FLAGS) >/dev/null
+	@cmake --build $(PACKAGE_BUILD_DIR) -j $(JOBS) --target cuzk cuzk_man
+	@cd $(PACKAGE_BUILD_DIR) && cpack -G DEB
+	@ls $(PACKAGE_BUILD_DIR)/cuzk_*.deb
 
 demo: build
 	@./scripts/demo.sh $(BUILD_DIR)

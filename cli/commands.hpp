@@ -63,6 +63,11 @@ void register_params_load_command(CLI::App& app);
 // cli/report.cpp: `cuzk report timeline`.
 void register_report_commands(CLI::App& app);
 
+// cli/job_flags.cpp: an unsigned 64-bit decimal (refuses "-1" and 2^64, which CLI11 would wrap), and a
+// --threads bound (0..4x the hardware threads); both make CLI11 exit with kUsageError.
+CLI::Validator u64_validator();
+CLI::Validator thread_count_validator();
+
 // Accepts a sector size as porep::parse_sector_size does (2KiB ... 64GiB, or bytes); cli/params.cpp.
 CLI::Validator sector_size_validator();
 

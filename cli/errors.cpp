@@ -7,10 +7,10 @@
 
 #include "cli/exit_codes.hpp"
 #include "io/io_error.hpp"
+#include "job/prove.hpp"
 #include "pce/errors.hpp"
 #include "prover/algebra/encoding.hpp"
 #include "prover/groth16/errors.hpp"
-#include "job/prove.hpp"
 #include "prover/porep/errors.hpp"
 #ifdef CUZK_HAVE_CUDA
 #include "gpu/cuda_check.hpp"
@@ -18,7 +18,9 @@
 
 namespace cuzk::cli {
 
-int report_exception() {
+namespace {
+
+int log_exception() {
   try {
     throw;
   } catch (const io::IoError& e) {
@@ -88,6 +90,21 @@ int report_exception() {
     spdlog::critical("internal error: unknown exception");
     return kInternalError;
   }
+}
+
+}  // namespace
+
+int report_exception(std::string* message) {
+  if (message) {
+    try {
+      throw;
+    } catch (const std::exception& e) {
+      *message = e.what();
+    } catch (...) {
+      *message = "unknown exception";
+    }
+  }
+  return log_exception();
 }
 
 }  // namespace cuzk::cli

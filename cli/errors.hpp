@@ -1,8 +1,11 @@
 #pragma once
 
+#include <string>
+
 namespace cuzk::cli {
 
-// Call inside a catch(...) block: logs the current exception and returns its exit code.
-int report_exception();
+// Call inside a catch(...) block: logs the current exception and returns its exit code; puts the message
+// it logged in `message` when given.
+int report_exception(std::string* message = nullptr);
 
 }  // namespace cuzk::cli

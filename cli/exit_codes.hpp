@@ -18,4 +18,33 @@ enum ExitCode : int {
   kRegression = 10,        // `cuzk compare`: a phase is slower than the threshold allows
 };
 
+// A short stable name per code, for machine-readable results (`cuzk prove --json`, docs/json-results.md).
+constexpr const char* exit_code_kind(int code) {
+  switch (code) {
+    case kOk:
+      return "ok";
+    case kInternalError:
+      return "internal";
+    case kUsageError:
+      return "usage";
+    case kInputError:
+      return "input";
+    case kEncodingError:
+      return "encoding";
+    case kVerificationFailed:
+      return "verification";
+    case kParameterError:
+      return "parameters";
+    case kCircuitError:
+      return "circuit";
+    case kGpuError:
+      return "gpu";
+    case kCacheError:
+      return "cache";
+    case kRegression:
+      return "regression";
+  }
+  return "internal";
+}
+
 }  // namespace cuzk::cli

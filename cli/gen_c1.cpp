@@ -37,6 +37,9 @@ void run_gen_c1(const GenC1Flags& f) {
   if (proof->shape != shape)
     throw CLI::ValidationError("--proof", proof_name + " is not a " + std::string(shape->label) + " proof");
 
+  // lotus's MaxSectorNumber is math.MaxInt64 (go-state-types abi), and the envelope's SectorNum is signed.
+  if (f.sector_id > static_cast<std::uint64_t>(INT64_MAX))
+    throw CLI::ValidationError("--sector-id", std::to_string(f.sector_id) + " is above 2^63 - 1");
   porep::GenC1Options options;
   options.proof = proof;
   options.seed = f.seed;
@@ -64,9 +67,14 @@ void register_gen_c1_command(CLI::App& app) {
   cmd->add_option("--sector-size", flags->sector_size, "2KiB, 8MiB, 512MiB, 32GiB or 64GiB")->capture_default_str();
   cmd->add_option("--proof", flags->proof,
                   "registered seal proof, e.g. StackedDrg2KiBV1 (default: StackedDrg<size>V1_1)");
-  cmd->add_option("--seed", flags->seed, "seed of the generated data, ticket and seed")->capture_default_str();
-  cmd->add_option("--sector-id", flags->sector_id, "sector number")->capture_default_str();
+  cmd->add_option("--seed", flags->seed, "seed of the generated data, ticket and seed")
+      ->check(u64_validator())
+      ->capture_default_str();
+  cmd->add_option("--sector-id", flags->sector_id, "sector number")
+      ->check(u64_validator())
+      ->capture_default_str();
   cmd->add_option("--miner-id", flags->miner_id, "miner actor id (prover id = its ID address payload)")
+      ->check(u64_validator())
       ->capture_default_str();
   cmd->add_option("-o,--output", flags->output, "output file")->required();
   cmd->add_flag("--envelope", flags->envelope,

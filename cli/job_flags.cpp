@@ -3,15 +3,20 @@
 // visible GPU, ends the run with exit kGpuError before any work.
 #include <spdlog/spdlog.h>
 
+#include <algorithm>
 #include <cctype>
 #include <optional>
 #include <string>
+#include <string_view>
+#include <thread>
 #include <utility>
 
 #include "cli/commands.hpp"
 #include "io/byte_size.hpp"
+#include "io/json_reader.hpp"
 #include "io/param_names.hpp"
 #include "job/prove.hpp"
+#include "prover/groth16/randomness.hpp"
 
 #ifdef CUZK_HAVE_CUDA
 #include <string>
@@ -57,10 +62,34 @@ void select_engine(job::ProveOptions& options, bool use_gpu, const std::string& 
 
 }  // namespace
 
+CLI::Validator u64_validator() {
+  return CLI::Validator(
+      [](std::string& text) -> std::string {
+        // CLI11 2.1 converts with strtoull, which takes "-1" as 2^64 - 1 and saturates 2^64: check first.
+        const bool digits = !text.empty() && std::all_of(text.begin(), text.end(),
+                                                         [](char c) { return c >= '0' && c <= '9'; });
+        if (!digits) return "expected a non-negative integer, got " + io::quote_for_message(text);
+        const std::string kMax = "18446744073709551615";  // 2^64 - 1
+        std::size_t first = text.find_first_not_of('0');
+        std::string_view significant =
+            first == std::string::npos ? "0" : std::string_view(text).substr(first);
+        if (significant.size() > kMax.size() || (significant.size() == kMax.size() && significant > kMax))
+          return text + " is out of range (at most 2^64 - 1)";
+        return {};
+      },
+      "UINT64");
+}
+
+CLI::Validator thread_count_validator() {
+  // 4x the hardware threads: more gains nothing, and OpenMP's runtime crashed at --threads 100000.
+  const unsigned hardware = std::max(1u, std::thread::hardware_concurrency());
+  return CLI::Range(0u, 4 * hardware, "THREADS (0..4x the hardware threads)");
+}
+
 CLI::Option* add_job_flags(CLI::App* cmd, JobFlags& f) {
-  cmd->add_option("c1", f.c1_files, "C1 output files (raw JSON or the lotus-bench envelope)")
-      ->required()
-      ->check(CLI::ExistingFile);
+  // No CLI::ExistingFile: a missing or unreadable C1 file is an input error (exit 3, named by the job's
+  // up-front checks), not a usage error.
+  cmd->add_option("c1", f.c1_files, "C1 output files (raw JSON or the lotus-bench envelope)")->required();
   cmd->add_option(
       "--params-dir", f.params_dir,
       "parameter directory (default: $FIL_PROOFS_PARAMETER_CACHE or /var/tmp/filecoin-proof-parameters)");
@@ -74,7 +103,9 @@ CLI::Option* add_job_flags(CLI::App* cmd, JobFlags& f) {
                   "memory of a second partition")
       ->check(CLI::IsMember({"auto", "on", "off"}))
       ->capture_default_str();
-  cmd->add_option("--threads", f.threads, "CPU threads (0: all)")->capture_default_str();
+  cmd->add_option("--threads", f.threads, "CPU threads (0: all; at most 4x the hardware threads)")
+      ->check(thread_count_validator())
+      ->capture_default_str();
   cmd->add_option("--synthesis-workers", f.synthesis_workers,
                   "partitions synthesized at once, sharing the threads (0: auto, 2 with --gpu, else 1); each "
                   "costs the memory of a synthesized partition, ~17 GB at 32GiB")
@@ -85,8 +116,10 @@ CLI::Option* add_job_flags(CLI::App* cmd, JobFlags& f) {
                   "streamed from pinned host memory per MSM (same proofs, slower)");
   cmd->add_option("--test-randomness", f.test_randomness,
                   "TEST ONLY: derive r and s from this seed, so that runs give identical proofs (such proofs are "
-                  "not zero-knowledge)");
+                  "not zero-knowledge)")
+      ->check(u64_validator());
   cmd->add_option("--miner-id", f.miner_id, "miner actor id, to cross-check replica_id")
+      ->check(u64_validator())
       ->capture_default_str();
   return no_pce;
 }
@@ -100,8 +133,7 @@ void apply_job_flags(const JobFlags& f, job::ProveOptions& options) {
   if (f.test_randomness) {
     // Reproducible proofs for tests (the same r, s for every partition): NOT zero-knowledge.
     const std::uint64_t seed = *f.test_randomness;
-    options.fixed_randomness = {algebra::Fr::from_u64(seed + 1).pow(5) + algebra::Fr::from_u64(0x72),
-                                algebra::Fr::from_u64(seed + 2).pow(7) + algebra::Fr::from_u64(0x73)};
+    options.fixed_randomness = groth16::test_randomness(seed);
     spdlog::warn("--test-randomness {}: r and s are fixed (TEST ONLY: such proofs reveal the witness)", seed);
   }
   // On the CPU, synthesis and proving both use every core: running them at once gains nothing and

@@ -23,11 +23,14 @@ int main(int argc, char** argv) {
   app.add_option("--log-level", log_level, "trace|debug|info|warn|error|off (env CUZK_LOG)")
       ->envname("CUZK_LOG")
       ->check(CLI::IsMember({"trace", "debug", "info", "warn", "error", "critical", "off"}));
+  bool quiet = false;
+  app.add_flag("-q,--quiet", quiet,
+               "only errors and result lines: no progress, no info logs (--log-level error)");
   app.parse_complete_callback([&] {
     auto logger = spdlog::stderr_color_mt("cuzk");
     logger->set_pattern("%Y-%m-%dT%H:%M:%S.%e %^%l%$ %v");
     spdlog::set_default_logger(logger);
-    spdlog::set_level(spdlog::level::from_str(log_level));
+    spdlog::set_level(quiet ? spdlog::level::err : spdlog::level::from_str(log_level));
   });
 
   // Subcommands (one registration function per cli/*.cpp file, declared in cli/commands.hpp).

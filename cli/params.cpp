@@ -12,6 +12,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "cli/commands.hpp"
@@ -25,12 +26,14 @@
 #include "pce/porep_pce.hpp"
 #include "pce/test_setup.hpp"
 #include "prover/algebra/bits.hpp"
+#include "prover/algebra/encoding.hpp"
 #include "prover/groth16/demo_circuit.hpp"
 #include "prover/groth16/fixed_base.hpp"
 #include "prover/groth16/parameters.hpp"
 #include "prover/groth16/setup.hpp"
 #include "prover/porep/param_names.hpp"
 #include "prover/porep/registered_proof.hpp"
+#include "prover/porep/synthesis.hpp"
 
 #ifdef CUZK_HAVE_CUDA
 #include "gpu/fixed_base.hpp"
@@ -119,12 +122,25 @@ void print_manifest_match(const fs::path& path, bool compute_digest) {
   }
 }
 
+// delta at infinity is a subverted setup: every proof then verifies whatever its inputs. bellperson's
+// prover refuses it (SynthesisError::UnexpectedIdentity, as prover/groth16/prover.cpp does), so info
+// reports it as an invalid point (exit 4) instead of "structure: OK".
+void refuse_delta_at_infinity(const groth16::VerifyingKey& vk, const std::string& file) {
+  for (auto [name, infinity] :
+       {std::pair{"vk.delta_g1", vk.delta_g1.infinity}, {"vk.delta_g2", vk.delta_g2.infinity}})
+    if (infinity)
+      throw algebra::EncodingError(
+          algebra::EncodingErrorKind::kUnexpectedInfinity,
+          file + ": " + name + " (delta is the point at infinity: a subverted setup)");
+}
+
 void run_info(const std::string& file, bool check_points, bool compute_digest) {
   const fs::path path(file);
   const bool is_vk = path.extension() == ".vk";
   if (is_vk) {
     // A verifying key is small (32 KiB for 32GiB sectors): decode and check every point.
     const groth16::VerifyingKey vk = groth16::VerifyingKey::read(file);
+    refuse_delta_at_infinity(vk, file);
     fmt::print("file:         {} ({} bytes)\n", file, fs::file_size(path));
     fmt::print("kind:         verifying key (bellperson VerifyingKey)\n");
     fmt::print("ic:           {} points ({} public inputs after ONE)\n", vk.ic.size(), vk.ic.size() - 1);
@@ -154,7 +170,7 @@ void run_info(const std::string& file, bool check_points, bool compute_digest) {
   }
   if (check_points) {
     const auto start = std::chrono::steady_clock::now();
-    (void)groth16::Parameters::read(file, algebra::PointCheck::kFull);
+    refuse_delta_at_infinity(groth16::Parameters::read(file, algebra::PointCheck::kFull).vk, file);
     fmt::print(
         "structure:    OK (lengths add up to the file size; every point decoded and checked in {:.1f} s)\n",
         std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
@@ -316,8 +332,11 @@ void register_params_commands(CLI::App& app) {
           "--seed", porep_flags->seed,
           "Derive the toxic waste from this number (TEST ONLY: reproducible files, the same on the CPU "
           "and the GPU; anyone who knows the seed can forge proofs)")
+      ->check(u64_validator())
       ->needs(size_opt);
-  setup->add_option("--threads", porep_flags->threads, "CPU threads (0: all)")
+  setup
+      ->add_option("--threads", porep_flags->threads, "CPU threads (0: all; at most 4x the hardware threads)")
+      ->check(thread_count_validator())
       ->needs(size_opt)
       ->capture_default_str();
   setup

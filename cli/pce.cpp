@@ -16,6 +16,8 @@
 #include "cli/commands.hpp"
 #include "cli/format.hpp"
 #include "io/param_names.hpp"
+#include "io/io_error.hpp"
+#include "io/mapped_file.hpp"
 #include "pce/cache.hpp"
 #include "pce/cache_file.hpp"
 #include "pce/compact_r1cs.hpp"
@@ -88,6 +90,11 @@ void run_build(const BuildOptions& o) {
 }
 
 void run_info(const std::string& file, unsigned threads) {
+  // A FIFO, a device or a directory is an input error (exit 3), refused before it is opened; a missing
+  // file stays the cache layer's kMissing (exit 9), like any other unusable cache.
+  if (std::string why = io::why_not_a_regular_file(file);
+      !why.empty() && why != "no such file" && why != "a dangling symbolic link")
+    throw io::IoError(file, why);
   const pce::CacheHeader h = pce::read_cache_header(file);
   const std::uint64_t n = h.num_constraints;
   fmt::print("file:          {}\n", file);
@@ -151,7 +158,8 @@ void register_pce_commands(CLI::App& app) {
                     "The parameter directory whose pce/ subdirectory holds the cache (default: "
                     "$FIL_PROOFS_PARAMETER_CACHE or /var/tmp/filecoin-proof-parameters)");
   build->add_flag("--force", build_opts->force, "Rebuild and rewrite even when a valid cache exists");
-  build->add_option("--threads", build_opts->threads, "Compression threads (0: all)");
+  build->add_option("--threads", build_opts->threads, "Compression threads (0: all)")
+      ->check(thread_count_validator());
   build->add_option("--level", build_opts->level, "zstd compression level")->check(CLI::Range(1, 19));
   build->callback([build_opts, circuit, sector] {
     if (circuit->count() == 0 && sector->count() == 0) throw CLI::RequiredError("--circuit or --sector-size");
@@ -163,7 +171,8 @@ void register_pce_commands(CLI::App& app) {
   CLI::App* info =
       pce_cmd->add_subcommand("info", "Header, counts, sizes and a full checksum check of a PCE file");
   info->add_option("FILE", *file, "A .pce cache file")->required();
-  info->add_option("--threads", *info_threads, "Decompression threads (0: all)");
+  info->add_option("--threads", *info_threads, "Decompression threads (0: all)")
+      ->check(thread_count_validator());
   info->callback([file, info_threads] { run_info(*file, *info_threads); });
 }
 

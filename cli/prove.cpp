@@ -1,22 +1,39 @@
 // `cuzk prove` (the main job) and `cuzk verify`.
 #include "job/prove.hpp"
 
+#include <fmt/format.h>
+#include <spdlog/sinks/sink.h>
 #include <spdlog/spdlog.h>
 
 #include <CLI/CLI.hpp>
+#include <algorithm>
+#include <atomic>
+#include <chrono>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <map>
+#include <mutex>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <set>
 
 #include "cli/commands.hpp"
+#include "cli/errors.hpp"
 #include "cli/exit_codes.hpp"
 #include "io/atomic_file.hpp"
 #include "io/c1_file.hpp"
 #include "io/param_names.hpp"
 #include "io/proof_file.hpp"
+#include "job/metrics.hpp"
+#include "job/progress.hpp"
 #include "prover/algebra/hex_bytes.hpp"
 #include "prover/porep/challenges.hpp"
 #include "prover/porep/registered_proof.hpp"
+#include "prover/timing.hpp"
+#ifdef CUZK_HAVE_CUDA
+#include "gpu/device_info.hpp"
+#endif
 
 namespace cuzk::cli {
 
@@ -30,41 +47,279 @@ struct ProveFlags {
   bool check = false;
   bool dump_inputs = false;
   bool pce_readonly = false;
+  bool keep_going = false;
   std::string pce_cache_dir;
+  bool json = false;
+  std::string metrics_file;
+  double progress_interval_s = 30;  // a log line every half minute: a 32GiB partition takes minutes
 };
 
-void write_report(const std::string& path, const job::RunReport& report) {
-  bool yaml = path.ends_with(".yaml") || path.ends_with(".yml");
-  std::string text = yaml ? job::to_yaml(report) : job::to_json(report);
+void write_text_atomic(const std::string& path, const std::string& text) {
   io::write_file_atomic(path, {reinterpret_cast<const std::uint8_t*>(text.data()), text.size()});
 }
 
+void write_report(const std::string& path, const job::RunReport& report) {
+  bool yaml = path.ends_with(".yaml") || path.ends_with(".yml");
+  write_text_atomic(path, yaml ? job::to_yaml(report) : job::to_json(report));
+}
+
+// `--json` result records, one line per input (docs/json-results.md).
+constexpr const char* kResultSchema = "cuzk.prove.result/1";
+
+std::string proven_record(const job::SectorReport& s) {
+  nlohmann::ordered_json j;
+  j["schema"] = kResultSchema;
+  j["status"] = "proven";
+  j["c1"] = s.c1_path;
+  j["sector"] = s.sector;
+  j["proof_type"] = s.proof_type;
+  j["partitions"] = s.partitions;
+  j["proof"] = s.proof_path;
+  j["proof_hex"] = s.proof_hex;
+  j["verified"] = s.verified;
+  j["seconds"] = s.total.wall_s;
+  if (!s.public_inputs_path.empty()) j["public_inputs"] = s.public_inputs_path;
+  return j.dump();
+}
+
+std::string unproven_record(const std::string& c1, bool failed, int exit_code, const std::string& message) {
+  nlohmann::ordered_json j;
+  j["schema"] = kResultSchema;
+  j["status"] = failed ? "failed" : "skipped";
+  j["c1"] = c1;
+  j["sector"] = nullptr;
+  j["error"] = {{"kind", failed ? exit_code_kind(exit_code) : "not_attempted"},
+                {"exit_code", exit_code},
+                {"message", failed ? message : "not attempted: an earlier input failed"}};
+  return j.dump();
+}
+
+// On a terminal, log lines first erase the live progress line and then draw it again below them.
+class ProgressAwareSink : public spdlog::sinks::sink {
+ public:
+  ProgressAwareSink(spdlog::sink_ptr inner, job::ProgressReporter& progress)
+      : inner_(std::move(inner)), progress_(progress) {}
+  void log(const spdlog::details::log_msg& msg) override {
+    progress_.suspend();
+    inner_->log(msg);
+    inner_->flush();
+    progress_.resume();
+  }
+  void flush() override { inner_->flush(); }
+  void set_pattern(const std::string& pattern) override { inner_->set_pattern(pattern); }
+  void set_formatter(std::unique_ptr<spdlog::formatter> formatter) override {
+    inner_->set_formatter(std::move(formatter));
+  }
+
+ private:
+  spdlog::sink_ptr inner_;
+  job::ProgressReporter& progress_;
+};
+
+// Swaps the default logger's sinks for progress-aware ones for the life of the run.
+class LiveLineLogging {
+ public:
+  explicit LiveLineLogging(job::ProgressReporter& progress) {
+    if (progress.style() != job::ProgressReporter::Style::kLiveLine) return;
+    logger_ = spdlog::default_logger();
+    saved_ = logger_->sinks();
+    for (auto& sink : logger_->sinks()) sink = std::make_shared<ProgressAwareSink>(sink, progress);
+  }
+  ~LiveLineLogging() {
+    if (logger_) logger_->sinks() = saved_;
+  }
+  LiveLineLogging(const LiveLineLogging&) = delete;
+  LiveLineLogging& operator=(const LiveLineLogging&) = delete;
+
+ private:
+  std::shared_ptr<spdlog::logger> logger_;
+  std::vector<spdlog::sink_ptr> saved_;
+};
+
+double unix_now() {
+  return std::chrono::duration<double>(std::chrono::system_clock::now().time_since_epoch()).count();
+}
+
 void run_prove(const ProveFlags& f) {
+  // Output paths first: a report or metrics file that cannot be written is found before hours of proving.
+  if (!f.report.empty()) io::check_output_file(f.report);
+  if (!f.metrics_file.empty()) io::check_output_file(f.metrics_file);
   job::ProveOptions options;
-  apply_job_flags(f.job, options);
   options.output_dir = f.output_dir;
   options.verify = !f.no_verify;
   options.check_circuit = f.check;
   options.dump_public_inputs = f.dump_inputs;
   options.pce_readonly = f.pce_readonly;
   options.pce_cache_dir = f.pce_cache_dir;
-  options.progress = [](const std::string& m) { spdlog::info("{}", m); };
+  options.keep_going = f.keep_going;
   if (f.no_verify) spdlog::warn("--no-verify: proofs are written without being verified first");
-  job::RunReport report = job::prove_c1_files(f.job.c1_files, options);
-  for (const auto& s : report.sectors) {
-    std::printf("%s %s\n", s.sector.c_str(), s.proof_hex.c_str());
+
+  // Progress over the partitions of the run (--quiet or a log level above info: none).
+  const bool quiet = !spdlog::should_log(spdlog::level::info);
+  job::ProgressReporter progress(
+      job::progress_style_for(stderr, quiet), stderr,
+      [](const std::string& line) { spdlog::info("progress: {}", line); }, f.progress_interval_s);
+  LiveLineLogging live_logging(progress);
+  const bool live = progress.style() == job::ProgressReporter::Style::kLiveLine;
+  const std::size_t inputs = f.job.c1_files.size();
+  std::mutex counts_mutex;
+  std::map<std::string, unsigned> partitions_of;  // inputs whose partition count is known
+  std::uint64_t partitions_done = 0;
+  std::atomic<std::size_t> sectors_started = 0;  // read by both stages' threads
+  auto set_detail = [&](const std::string& what) {
+    progress.set_detail(
+        fmt::format("sector {}/{}: {}", std::max<std::size_t>(sectors_started.load(), 1), inputs, what));
+  };
+  options.progress = [&](const std::string& m) {
+    if (m.starts_with("parsing ")) ++sectors_started;
+    // On a terminal the step shows on the live line; in a log it stays a line of its own, as before.
+    if (live) {
+      spdlog::debug("{}", m);
+      set_detail(m);
+    } else {
+      spdlog::info("{}", m);
+    }
+  };
+  options.partition_proven = [&](const std::string& c1, unsigned, unsigned partitions) {
+    std::lock_guard lock(counts_mutex);
+    partitions_of[c1] = partitions;
+    // Inputs not parsed yet are counted with this sector's partitions (a run is usually one size).
+    std::uint64_t total = 0;
+    for (const auto& [path, n] : partitions_of) total += n;
+    total += std::uint64_t(inputs - std::min(inputs, partitions_of.size())) * partitions;
+    progress.set_total(total);
+    progress.update(++partitions_done);
+  };
+  std::vector<job::SectorReport> done;
+  options.sector_done = [&](const job::SectorReport& s) {
+    done.push_back(s);
+    // Result lines as each sector is written: a script can move the proof on while the next is proven.
+    if (f.json)
+      std::printf("%s\n", proven_record(s).c_str());
+    else
+      std::printf("%s %s\n", s.sector.c_str(), s.proof_hex.c_str());
+    std::fflush(stdout);
     spdlog::info("{}: {} partition(s) of {} proven in {:.2f} s{} -> {}", s.c1_path, s.partitions,
                  s.proof_type, s.total.wall_s, s.verified ? ", verified" : "", s.proof_path);
     for (const auto& [phase, t] : s.phases)
       spdlog::info("  {:<14} wall {:8.3f} s  cpu {:8.3f} s", phase, t.wall_s, t.cpu_s);
+  };
+  // Without --keep-going the job's failure records name the input that ended the run (the exception alone
+  // does not: the up-front checks may refuse the fifth input before the first is proven).
+  std::optional<job::SectorFailure> first_failure;
+  options.sector_failed = [&](const job::SectorFailure& failure) {
+    if (!first_failure || failure.input_index < first_failure->input_index) first_failure = failure;
+  };
+  auto partitions_failed = [&](const std::string& c1) -> unsigned {
+    std::lock_guard lock(counts_mutex);
+    auto it = partitions_of.find(c1);
+    return it == partitions_of.end() ? 0 : it->second;
+  };
+
+  std::string gpu_name;
+  auto write_metrics = [&](const job::RunReport& report, const job::RunOutcome& outcome) {
+    if (f.metrics_file.empty()) return;
+    write_text_atomic(f.metrics_file, job::prometheus_metrics(report, outcome));
+  };
+
+  PhaseTimer run_timer;
+  progress.begin("proving", 0, "partitions");
+  progress.start_ticker(1);  // heartbeat: the live line's clock, and log lines during long partitions
+  job::RunReport report;
+  try {
+    // Inside the try: a --gpu without a usable GPU is a failed run with its records and metrics too.
+    apply_job_flags(f.job, options);
+#ifdef CUZK_HAVE_CUDA
+    if (f.job.gpu)
+      if (auto devices = gpu::list_devices(); !devices.empty()) gpu_name = devices.front().name;
+#endif
+    report = job::prove_c1_files(f.job.c1_files, options);
+  } catch (...) {
+    progress.finish();
+    std::string message;
+    int code = 0;
+    std::size_t failed = 0;
+    if (first_failure) {
+      // The error of the input that ended the run (normally the one that surfaced): logged, and its record,
+      // exit code and message agree.
+      failed = first_failure->input_index;
+      try {
+        std::rethrow_exception(first_failure->error);
+      } catch (...) {
+        code = report_exception(&message);
+      }
+    } else {
+      // Before any input was looked at (an unusable output folder, --gpu without a GPU): the first input
+      // not proven takes the error.
+      code = report_exception(&message);
+      failed = std::min(done.size(), inputs);
+    }
+    std::set<std::string> proven;
+    for (const auto& s : done) proven.insert(s.c1_path);
+    if (f.json) {
+      for (std::size_t i = 0; i < inputs; ++i)
+        if (i == failed)
+          std::printf("%s\n", unproven_record(f.job.c1_files[i], true, code, message).c_str());
+        else if (!proven.contains(f.job.c1_files[i]))
+          std::printf("%s\n", unproven_record(f.job.c1_files[i], false, code, message).c_str());
+      std::fflush(stdout);
+    }
+    job::RunReport partial;
+    partial.engine = options.engine_factory ? options.engine_name : "cpu";
+    partial.sectors = done;
+    partial.total = run_timer.elapsed();
+    partial.peak_rss_bytes = peak_rss_bytes();
+    job::RunOutcome outcome;
+    outcome.success = false;
+    outcome.sectors_failed = failed < inputs ? 1 : 0;
+    if (failed < inputs) outcome.partitions_failed = partitions_failed(f.job.c1_files[failed]);
+    outcome.sectors_skipped = unsigned(inputs - std::min(inputs, done.size() + outcome.sectors_failed));
+    outcome.gpu_name = gpu_name;
+    outcome.finished_unix_s = unix_now();
+    try {
+      write_metrics(partial, outcome);
+    } catch (const std::exception& e) {
+      spdlog::error("{}", e.what());
+    }
+    throw CLI::RuntimeError(code);  // already reported
   }
+  progress.finish();
   for (const auto& [phase, t] : report.shared_phases)
     spdlog::info("shared {:<14} wall {:8.3f} s  cpu {:8.3f} s", phase, t.wall_s, t.cpu_s);
   auto mib = [](std::uint64_t bytes) { return static_cast<double>(bytes) / (1 << 20); };
-  spdlog::info("peak RSS {:.1f} MiB (anonymous {:.1f} MiB, file-backed {:.1f} MiB), peak device {:.1f} MiB, total {:.2f} s",
-               mib(report.peak_rss_bytes), mib(report.peak_anon_bytes), mib(report.peak_file_bytes),
-               mib(report.peak_device_bytes), report.total.wall_s);
+  spdlog::info(
+      "peak RSS {:.1f} MiB (anonymous {:.1f} MiB, file-backed {:.1f} MiB), peak device {:.1f} MiB, total "
+      "{:.2f} s",
+      mib(report.peak_rss_bytes), mib(report.peak_anon_bytes), mib(report.peak_file_bytes),
+      mib(report.peak_device_bytes), report.total.wall_s);
+  // Each failed sector (--keep-going): its error logged and its exit code, for the report and the run's;
+  // with --json a "failed" record each, after the proven ones.
+  job::RunOutcome outcome;
+  for (auto& failure : report.failures) {
+    try {
+      std::rethrow_exception(failure.error);
+    } catch (...) {
+      failure.exit_code = report_exception();
+    }
+    if (f.json)
+      std::printf("%s\n", unproven_record(failure.c1_path, true, failure.exit_code, failure.message).c_str());
+    ++outcome.sectors_failed;
+    outcome.partitions_failed += partitions_failed(failure.c1_path);
+  }
+  std::fflush(stdout);
   if (!f.report.empty()) write_report(f.report, report);
+  outcome.success = report.failures.empty();
+  outcome.gpu_name = gpu_name;
+  if (report.peak_device_bytes) outcome.gpu_memory_used_bytes = report.peak_device_bytes;
+  outcome.finished_unix_s = unix_now();
+  write_metrics(report, outcome);
+  if (!report.failures.empty()) {
+    spdlog::error("{} of {} sector(s) failed; {} proven", report.failures.size(), inputs,
+                  report.sectors.size());
+    for (const auto& failure : report.failures)
+      spdlog::error("  {} ({}): exit {}", failure.c1_path, failure.stage, failure.exit_code);
+    throw CLI::RuntimeError(report.failures.front().exit_code);
+  }
 }
 
 struct VerifyFlags {
@@ -134,6 +389,11 @@ void register_prove_commands(CLI::App& app) {
   CLI::App* prove = app.add_subcommand("prove", "Prove C1 output files: write <sector>.proof per sector");
   CLI::Option* no_pce = add_job_flags(prove, pf->job);
   prove->add_option("-o,--output-dir", pf->output_dir, "where <sector>.proof files are written")
+      ->check(CLI::Validator(
+          [](std::string& dir) {
+            return dir.empty() ? std::string("the output directory is an empty path") : "";
+          },
+          "DIR"))
       ->capture_default_str();
   prove->add_option("--report", pf->report, "write the timing report here (.json, or .yaml/.yml)");
   prove->add_flag("--no-verify", pf->no_verify, "skip verifying each proof before writing it");
@@ -148,19 +408,30 @@ void register_prove_commands(CLI::App& app) {
       ->add_flag("--pce-readonly", pf->pce_readonly,
                  "never build or rebuild a constraint cache (exit 9 instead)")
       ->excludes(no_pce);
+  prove->add_flag("--keep-going", pf->keep_going,
+                  "prove every sector that can be proven; report the failed ones and exit with the first "
+                  "failure's code");
+  prove->add_flag("--json", pf->json,
+                  "print one JSON object per input on stdout instead of `<sector> <hex>` (schema "
+                  "cuzk.prove.result/1, docs/json-results.md)");
+  prove->add_option("--metrics-file", pf->metrics_file,
+                    "write the run's metrics here in the Prometheus text format (node_exporter textfile "
+                    "collector), atomically, also when the run fails");
+  prove
+      ->add_option("--progress-interval", pf->progress_interval_s,
+                   "when stderr is not a terminal: seconds between progress log lines")
+      ->capture_default_str()
+      ->check(CLI::PositiveNumber);
   prove->callback([pf] { run_prove(*pf); });
 
   auto vf = std::make_shared<VerifyFlags>();
   CLI::App* verify = app.add_subcommand(
       "verify",
       "Verify a proof file against the verifying key and public inputs rebuilt from C1 or from values");
-  verify->add_option("proof", vf->proof_file, "proof file (192 bytes per partition)")
-      ->required()
-      ->check(CLI::ExistingFile);
-  verify
-      ->add_option("--c1", vf->c1_file,
-                   "take comm_r, comm_d, replica_id, seed and the proof type from this C1 file")
-      ->check(CLI::ExistingFile);
+  // No CLI::ExistingFile: a missing proof or C1 file is an input error (exit 3), as the README says.
+  verify->add_option("proof", vf->proof_file, "proof file (192 bytes per partition)")->required();
+  verify->add_option("--c1", vf->c1_file,
+                     "take comm_r, comm_d, replica_id, seed and the proof type from this C1 file");
   verify->add_option("--params-dir", vf->params_dir, "directory of the .vk file");
   verify->add_option("--proof-type", vf->proof_type, "registered seal proof, e.g. StackedDrg32GiBV1_1");
   verify->add_option("--comm-r", vf->comm_r, "comm_r, 32 bytes hex");
@@ -169,8 +440,10 @@ void register_prove_commands(CLI::App& app) {
   verify->add_option("--seed", vf->seed, "interactive seed, 32 bytes hex");
   verify->add_option("--replica-id", vf->replica_id,
                      "replica_id, 32 bytes hex (instead of ticket/miner/sector)");
-  verify->add_option("--sector-id", vf->sector_id, "sector number");
-  verify->add_option("--miner-id", vf->miner_id, "miner actor id")->capture_default_str();
+  verify->add_option("--sector-id", vf->sector_id, "sector number")->check(u64_validator());
+  verify->add_option("--miner-id", vf->miner_id, "miner actor id")
+      ->check(u64_validator())
+      ->capture_default_str();
   verify->callback([vf] {
     int code = run_verify(*vf);
     if (code != kOk) throw CLI::RuntimeError(code);

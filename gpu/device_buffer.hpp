@@ -5,7 +5,9 @@
 
 #include <cuda_runtime_api.h>
 
+#include <atomic>
 #include <cstddef>
+#include <cstdlib>
 #include <span>
 #include <utility>
 
@@ -13,13 +15,29 @@
 
 namespace cuzk::gpu {
 
+// Fault injection, for tests only: with CUZK_FAULT_CUDA_ALLOC=N in the environment the Nth device
+// allocation of the process (counted from 1) fails as if the device were out of memory, so that a test
+// can check that a failure mid-batch ends with exit 8, names the phase and partition and writes no
+// partial proof (tests/gpu/fault_injection.sh). Unset or 0: never.
+inline cudaError_t injected_alloc_fault() {
+  static const long fail_at = [] {
+    const char* env = std::getenv("CUZK_FAULT_CUDA_ALLOC");
+    return env ? std::atol(env) : 0L;
+  }();
+  static std::atomic<long> count{0};
+  return fail_at > 0 && ++count == fail_at ? cudaErrorMemoryAllocation : cudaSuccess;
+}
+
 template <class T>
 class DeviceBuffer {
  public:
   using value_type = T;
   DeviceBuffer() = default;
   explicit DeviceBuffer(std::size_t count) : count_(count) {
-    if (count) CUDA_OK(cudaMalloc(reinterpret_cast<void**>(&ptr_), count * sizeof(T)));
+    if (count) {
+      CUDA_OK(injected_alloc_fault());
+      CUDA_OK(cudaMalloc(reinterpret_cast<void**>(&ptr_), count * sizeof(T)));
+    }
   }
   ~DeviceBuffer() { reset(); }
   DeviceBuffer(DeviceBuffer&& o) noexcept

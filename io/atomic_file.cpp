@@ -1,13 +1,18 @@
 #include "io/atomic_file.hpp"
 
 #include <fcntl.h>
+#include <signal.h>
 #include <sys/stat.h>
+#include <sys/utsname.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 #include <fstream>
+#include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "io/io_error.hpp"
@@ -39,9 +44,8 @@ AtomicFileWriter::AtomicFileWriter(const std::filesystem::path& target) : target
   if (dir.empty()) dir = ".";
   // mkostemp: a fresh name nobody else uses, created with O_EXCL, in the target's file system so
   // that rename() is atomic.
-  std::string leaf = ".";  // built with += : GCC 12 warns falsely (-Wrestrict) on "." + string
-  leaf += target.filename().string();
-  leaf += ".tmp.XXXXXX";
+  std::string leaf = temporary_name_prefix(target);
+  leaf += "XXXXXX";
   std::string pattern = (dir / leaf).string();
   std::vector<char> name(pattern.begin(), pattern.end());
   name.push_back('\0');
@@ -127,6 +131,101 @@ void write_file_atomic(const std::filesystem::path& path, std::span<const std::u
   AtomicFileWriter file(path);
   file.write(bytes);
   file.commit();
+}
+
+namespace {
+
+// The host name as uname(2) gives it ("localhost" when it has none); host names hold no '@' or '/'.
+std::string host_name() {
+  struct utsname u {};
+  if (::uname(&u) != 0 || u.nodename[0] == '\0') return "localhost";
+  std::string host = u.nodename;
+  for (char& c : host)
+    if (c == '@' || c == '/') c = '_';
+  return host;
+}
+
+// The pid and host of a temporary name made by temporary_name_prefix, or nullopt for another file:
+// ".<leaf>.tmp.<pid>@<host>.XXXXXX" (the leaf may hold '@' or ".tmp.", the host holds no '@').
+std::optional<std::pair<pid_t, std::string>> parse_temporary_name(const std::string& name) {
+  constexpr std::size_t kRandomSuffix = 7;  // ".XXXXXX" of mkostemp
+  if (name.size() < 1 + kRandomSuffix || name[0] != '.' || name[name.size() - kRandomSuffix] != '.')
+    return std::nullopt;
+  const std::string stem = name.substr(0, name.size() - kRandomSuffix);
+  const std::size_t at = stem.rfind('@');
+  if (at == std::string::npos) return std::nullopt;
+  const std::size_t tmp = stem.rfind(".tmp.", at);
+  if (tmp == std::string::npos || tmp == 0) return std::nullopt;
+  const std::string pid_text = stem.substr(tmp + 5, at - tmp - 5);
+  if (pid_text.empty() || pid_text.size() > 9 ||
+      !std::all_of(pid_text.begin(), pid_text.end(), [](char c) { return c >= '0' && c <= '9'; }))
+    return std::nullopt;
+  return std::pair{static_cast<pid_t>(std::stol(pid_text)), stem.substr(at + 1)};
+}
+
+}  // namespace
+
+std::string temporary_name_prefix(const std::filesystem::path& target) {
+  std::string leaf = ".";  // built with += : GCC 12 warns falsely (-Wrestrict) on "." + string
+  leaf += target.filename().string();
+  leaf += ".tmp.";
+  leaf += std::to_string(::getpid());
+  leaf += '@';
+  leaf += host_name();
+  leaf += '.';
+  return leaf;
+}
+
+std::size_t remove_stale_temporaries(const std::filesystem::path& dir) {
+  std::error_code ec;
+  std::filesystem::directory_iterator it(dir.empty() ? std::filesystem::path(".") : dir, ec);
+  if (ec) return 0;
+  const std::string host = host_name();
+  std::size_t removed = 0;
+  for (; it != std::filesystem::directory_iterator(); it.increment(ec)) {
+    if (ec) break;
+    const auto parsed = parse_temporary_name(it->path().filename().string());
+    if (!parsed || parsed->second != host || parsed->first == ::getpid()) continue;
+    // kill(pid, 0): ESRCH means no such process; EPERM means one exists (another user's): keep it.
+    if (::kill(parsed->first, 0) == 0 || errno != ESRCH) continue;
+    if (!it->is_regular_file(ec) || ec) continue;
+    if (::unlink(it->path().c_str()) == 0) ++removed;
+  }
+  return removed;
+}
+
+void prepare_output_dir(const std::filesystem::path& dir) {
+  const std::string name = dir.string();
+  if (name.empty()) throw IoError(name, "the output directory is an empty path");
+  std::error_code ec;
+  const auto status = std::filesystem::status(dir, ec);
+  if (std::filesystem::exists(status)) {
+    if (!std::filesystem::is_directory(status))
+      throw IoError(name, "the output directory exists and is not a directory");
+  } else if (!std::filesystem::create_directories(dir, ec) && ec) {
+    throw IoError(name, "cannot create the output directory: " + ec.message());
+  }
+  if (::access(dir.c_str(), W_OK | X_OK) != 0) {
+    const int err = errno;
+    throw IoError(name, errno_text(err, "the output directory is not writable"));
+  }
+}
+
+void check_output_file(const std::filesystem::path& path) {
+  const std::string name = path.string();
+  if (name.empty()) throw IoError(name, "the output file is an empty path");
+  std::error_code ec;
+  const auto status = std::filesystem::status(path, ec);  // a link to /dev/null counts as /dev/null
+  if (std::filesystem::exists(status) && !std::filesystem::is_regular_file(status))
+    throw IoError(name, "exists and is not a regular file (it would be replaced)");
+  std::filesystem::path dir = path.parent_path();
+  if (dir.empty()) dir = ".";
+  if (!std::filesystem::is_directory(dir, ec))
+    throw IoError(name, "its folder " + dir.string() + " does not exist or is not a directory");
+  if (::access(dir.c_str(), W_OK | X_OK) != 0) {
+    const int err = errno;
+    throw IoError(name, errno_text(err, "its folder " + dir.string() + " is not writable"));
+  }
 }
 
 }  // namespace cuzk::io

@@ -4,6 +4,7 @@
 // killed run leaves no truncated proof or parameter file behind (docs/formats.md).
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <filesystem>
 #include <span>
@@ -42,5 +43,22 @@ class AtomicFileWriter {
 };
 
 void write_file_atomic(const std::filesystem::path& path, std::span<const std::uint8_t> bytes);
+
+// The temporary files of AtomicFileWriter are named ".<target name>.tmp.<pid>@<host>.XXXXXX" so that a
+// later run can tell a stale one (its writer was killed before it renamed) from one being written.
+std::string temporary_name_prefix(const std::filesystem::path& target);
+// Removes, in `dir` (not below), the temporary files of writers that ran on this host and whose process
+// no longer exists; files of other hosts (a shared file system) and of live processes are left alone.
+// Returns how many were removed; errors (a folder that cannot be listed) are ignored: this is tidying.
+std::size_t remove_stale_temporaries(const std::filesystem::path& dir);
+
+// Checks, before any work, that `dir` can receive output files: creates it (and its parents) if needed,
+// and throws IoError(dir, reason) when it is empty, not a directory, cannot be created (a file on the
+// way, a read-only file system, a name too long) or is not writable.
+void prepare_output_dir(const std::filesystem::path& dir);
+// Checks, before any work, that `path` can be written atomically later: it is not an existing directory
+// or special file (e.g. /dev/null, which a rename would replace), and its folder exists and is writable.
+// Throws IoError(path, reason).
+void check_output_file(const std::filesystem::path& path);
 
 }  // namespace cuzk::io

@@ -35,8 +35,8 @@ void read_struct(JsonReader& r, const std::string& what, std::initializer_list<s
       if (name == key) break;
       ++i;
     }
-    if (i == names.size()) r.fail(what + ": unknown field \"" + key + "\"");
-    if (seen[i]) r.fail(what + ": duplicate field \"" + key + "\"");
+    if (i == names.size()) r.fail(what + ": unknown field " + quote_for_message(key));
+    if (seen[i]) r.fail(what + ": duplicate field " + quote_for_message(key));
     seen[i] = true;
     on_field(i);
   }
@@ -82,7 +82,7 @@ MerkleProof read_merkle_proof(JsonReader& r, const std::string& what) {
     r.begin_object();
     std::string variant;
     if (!r.next_key(variant)) r.fail(what + ": empty ProofData (expected Single, Sub or Top)");
-    std::string inner = what + " (" + variant + ")";
+    std::string inner = what + " (" + quote_for_message(variant) + ")";
     if (variant == "Single") {
       m.kind = MerkleProof::Kind::kSingle;
       read_struct(r, inner, {"root", "leaf", "path"}, [&](std::size_t f) {
@@ -108,7 +108,8 @@ MerkleProof read_merkle_proof(JsonReader& r, const std::string& what) {
         else m.leaf = read_domain(r);
       });
     } else {
-      r.fail(what + ": unknown ProofData variant \"" + variant + "\" (expected Single, Sub or Top)");
+      r.fail(what + ": unknown ProofData variant " + quote_for_message(variant) +
+             " (expected Single, Sub or Top)");
     }
     std::string extra;
     if (r.next_key(extra)) r.fail(what + ": ProofData has more than one variant");
@@ -201,7 +202,7 @@ C1Output parse_raw(JsonReader& r) {
                   case 0: {
                     std::string name = r.read_string();
                     c1.registered_proof = porep::find_registered_seal_proof(name);
-                    if (!c1.registered_proof) r.fail("unknown registered_proof \"" + name + "\"");
+                    if (!c1.registered_proof) r.fail("unknown registered_proof " + quote_for_message(name));
                     break;
                   }
                   case 1: {
@@ -373,11 +374,16 @@ C1Output parse_c1_json(std::string_view text, const std::string& source_name) {
   std::string phase1_out;
   std::size_t phase1_offset = 0;
   read_struct(r, "C1 envelope", {"SectorNum", "Phase1Out", "SectorSize"}, [&](std::size_t f) {
-    if (f == 0) sector_num = r.read_i64();
-    else if (f == 1) {
+    if (f == 0) {
+      sector_num = r.read_i64();
+      // Sector numbers are unsigned (abi.SectorNumber, a uint64 in lotus); a negative one would name
+      // the proof "-1.proof" and enter replica_id as 2^64 - 1.
+      if (sector_num < 0) r.fail("C1 envelope: SectorNum " + std::to_string(sector_num) + " is negative");
+    } else if (f == 1) {
       phase1_offset = r.offset();
-      phase1_out = r.read_string();
-    } else sector_size = r.read_u64();
+      phase1_out = r.read_string(text.size());  // the whole raw C1 file, base64-encoded
+    } else
+      sector_size = r.read_u64();
   });
   r.expect_end();
   std::string inner_name = source_name + " (Phase1Out at offset " + std::to_string(phase1_offset) + ")";

@@ -12,6 +12,25 @@ std::string describe(char c) {
 }
 }  // namespace
 
+std::string quote_for_message(std::string_view value) {
+  static constexpr char kHex[] = "0123456789abcdef";
+  std::string out = "\"";
+  const std::string_view shown = value.substr(0, kMaxQuotedBytes);
+  for (char c : shown) {
+    const auto u = static_cast<unsigned char>(c);
+    if (u >= 0x20 && u < 0x7f && c != '"' && c != '\\') {
+      out += c;
+    } else {
+      out += "\\x";
+      out += kHex[u >> 4];
+      out += kHex[u & 15];
+    }
+  }
+  out += '"';
+  if (value.size() > shown.size()) out += "\u2026 (" + std::to_string(value.size()) + " bytes)";
+  return out;
+}
+
 void JsonReader::skip_ws() {
   while (pos_ < text_.size() &&
          (text_[pos_] == ' ' || text_[pos_] == '\n' || text_[pos_] == '\r' || text_[pos_] == '\t'))
@@ -105,11 +124,16 @@ std::int64_t JsonReader::read_i64() {
   return negative ? static_cast<std::int64_t>(0 - magnitude) : static_cast<std::int64_t>(magnitude);
 }
 
-std::string JsonReader::read_string() {
+std::string JsonReader::read_string(std::size_t max_bytes) {
   expect('"');
+  const std::size_t start = pos_;
   std::string out;
   while (true) {
     if (pos_ >= text_.size()) fail("malformed JSON: unterminated string");
+    if (out.size() > max_bytes) {
+      pos_ = start;
+      fail("a string longer than " + std::to_string(max_bytes) + " bytes (not a C1 output)");
+    }
     char c = text_[pos_++];
     if (c == '"') break;
     if (static_cast<unsigned char>(c) < 0x20) fail("malformed JSON: control character in a string");
@@ -202,7 +226,12 @@ void JsonReader::read_bytes(std::uint8_t* out, std::size_t n) {
 }
 
 void JsonReader::expect_end() {
-  if (peek() != '\0') fail("trailing data after the JSON document");
+  // Not peek() != '\0': peek() also returns '\0' for a NUL byte, which is data, not the end.
+  skip_ws();
+  if (pos_ < text_.size()) {
+    fail("trailing data after the JSON document (" +
+         std::string(text_[pos_] == '\0' ? "a NUL byte" : describe(text_[pos_])) + ")");
+  }
 }
 
 }  // namespace cuzk::io

@@ -11,6 +11,18 @@
 
 namespace cuzk::io {
 
+// Quoted values in error messages are cut to this many bytes: a hostile file must not be echoed whole
+// to stderr (a 1 GiB string would be a 1 GiB message).
+inline constexpr std::size_t kMaxQuotedBytes = 64;
+// `value` in double quotes for an error message: at most kMaxQuotedBytes bytes of it, then
+// "… (N bytes)" when it is longer; control and non-ASCII bytes as \xNN.
+std::string quote_for_message(std::string_view value);
+
+// The longest string read_string() accepts unless told otherwise. The strings of a C1 file besides the
+// envelope's Phase1Out are keys and registered proof names (the longest, "StackedDrg512MiBV1_2_Feat_
+// NonInteractivePoRep", has 45 bytes); 4 KiB leaves room and refuses absurd tokens before they are copied.
+inline constexpr std::size_t kMaxStringBytes = 4096;
+
 class JsonReader {
  public:
   JsonReader(std::string_view text, std::string source_name) : text_(text), source_(std::move(source_name)) {}
@@ -24,7 +36,8 @@ class JsonReader {
   // Scalars.
   std::uint64_t read_u64();
   std::int64_t read_i64();
-  std::string read_string();
+  // Fails ("longer than max_bytes") as soon as the string passes max_bytes, without reading it all.
+  std::string read_string(std::size_t max_bytes = kMaxStringBytes);
   void read_null();
   void skip_value();
   // Reads a JSON array of exactly N integers 0..255.
@@ -34,7 +47,7 @@ class JsonReader {
   }
   void read_bytes(std::uint8_t* out, std::size_t n);
 
-  void expect_end();  // only whitespace may follow the document
+  void expect_end();  // only whitespace may follow the document (no NUL, no garbage)
 
   std::size_t offset() const { return pos_; }
   // Errors raised while a context is set are prefixed with it (e.g. "partition 0 challenge 3").

@@ -27,8 +27,36 @@ struct FdCloser {
 
 }  // namespace
 
+std::string why_not_a_regular_file(const std::string& path) {
+  if (path.empty()) return "empty path";
+  struct stat st {};
+  if (::stat(path.c_str(), &st) != 0) {
+    const int err = errno;
+    struct stat link {};
+    if (err == ENOENT && ::lstat(path.c_str(), &link) == 0 && S_ISLNK(link.st_mode))
+      return "a dangling symbolic link";
+    if (err == ENOENT) return "no such file";
+    if (err == ELOOP) return "a symbolic link loop (too many levels of symbolic links)";
+    return std::string("cannot stat: ") + std::strerror(err);
+  }
+  if (S_ISREG(st.st_mode)) return {};
+  if (S_ISDIR(st.st_mode)) return "a directory, not a regular file";
+  if (S_ISFIFO(st.st_mode)) return "a FIFO (named pipe), not a regular file";
+  if (S_ISCHR(st.st_mode)) return "a character device, not a regular file";
+  if (S_ISBLK(st.st_mode)) return "a block device, not a regular file";
+  if (S_ISSOCK(st.st_mode)) return "a socket, not a regular file";
+  return "not a regular file";
+}
+
+void require_regular_file(const std::string& path) {
+  if (std::string why = why_not_a_regular_file(path); !why.empty()) throw IoError(path, why);
+}
+
 MappedFile::MappedFile(std::string path) : path_(std::move(path)) {
-  FdCloser fd{::open(path_.c_str(), O_RDONLY | O_CLOEXEC)};
+  require_regular_file(path_);
+  // O_NONBLOCK: should the path become a FIFO between the check and the open, open() returns at once
+  // (and fstat below refuses it) instead of waiting for a writer. It changes nothing for regular files.
+  FdCloser fd{::open(path_.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK)};
   if (fd.fd < 0) throw IoError(path_, errno_text("cannot open"));
   struct stat st{};
   if (::fstat(fd.fd, &st) != 0) throw IoError(path_, errno_text("cannot stat"));

@@ -9,10 +9,18 @@
 
 namespace cuzk::io {
 
+// Why `path` cannot be read as a regular file ("no such file", "a dangling symbolic link", "a
+// directory", "a FIFO (named pipe)", ...), or an empty string when it is one. It only calls stat() and
+// lstat(): a FIFO or a device is named without being opened (opening a FIFO for reading blocks until a
+// writer comes, possibly forever).
+std::string why_not_a_regular_file(const std::string& path);
+// Throws IoError(path, reason) unless `path` is a regular file (symbolic links followed).
+void require_regular_file(const std::string& path);
+
 class MappedFile {
  public:
-  // Maps `path` read-only; throws IoError when it cannot be opened, is not a regular file or cannot
-  // be mapped. An empty file gives an empty mapping.
+  // Maps `path` read-only; throws IoError when it cannot be opened, is not a regular file (checked
+  // before it is opened: require_regular_file) or cannot be mapped. An empty file gives an empty mapping.
   explicit MappedFile(std::string path);
   ~MappedFile();
 

@@ -49,8 +49,8 @@ BenchSummary BenchRecorder::summary() const {
   return s;
 }
 
-nlohmann::json bench_report_json(const BenchSummary& summary, const BenchContext& context) {
-  nlohmann::json j;
+nlohmann::ordered_json bench_report_json(const BenchSummary& summary, const BenchContext& context) {
+  nlohmann::ordered_json j;
   j["tool"] = "cuzk";
   j["format"] = kBenchFormat;
   j["date"] = context.date;
@@ -71,7 +71,7 @@ nlohmann::json bench_report_json(const BenchSummary& summary, const BenchContext
   j["repetitions"] = summary.repetitions;
   j["sectors"] = summary.sectors;
   j["partitions"] = summary.partitions;
-  nlohmann::json phases = nlohmann::json::object();
+  nlohmann::ordered_json phases = nlohmann::ordered_json::object();
   for (const auto& [name, s] : summary.phases)
     phases[name] = {{"median_s", s.median_s}, {"min_s", s.min_s},       {"max_s", s.max_s},
                     {"mean_s", s.mean_s},     {"stddev_s", s.stddev_s}, {"samples_s", s.samples_s}};

@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "job/phase_order.hpp"
 #include "job/prove.hpp"
 #include "job/timing_report.hpp"
 
@@ -23,9 +24,9 @@ struct BenchSummary {
   unsigned sectors = 0;                      // per run
   unsigned partitions = 0;                   // per run
   std::uint64_t peak_rss_bytes = 0;          // over every run, warm-up included
-  std::map<std::string, PhaseStats> phases;  // every phase of phase_walls, "total" included
+  PhaseMap<PhaseStats> phases;  // every phase of phase_walls, "total" included
 
-  // Phase names in report order: sorted, "total" last.
+  // Phase names in report order: the order they run (job/phase_order.hpp), "total" last.
   std::vector<std::string> phase_order() const;
   // From the median total wall time; 0 when there is none.
   double sectors_per_hour() const;
@@ -44,7 +45,7 @@ class BenchRecorder {
   unsigned runs_ = 0;
   unsigned sectors_ = 0, partitions_ = 0;
   std::uint64_t peak_rss_ = 0;
-  std::map<std::string, std::vector<double>> samples_;
+  PhaseMap<std::vector<double>> samples_;
 };
 
 // What the report records besides the statistics: when, which build, which machine, which inputs.
@@ -57,7 +58,8 @@ struct BenchContext {
   const ProveOptions* options = nullptr;
 };
 
-nlohmann::json bench_report_json(const BenchSummary& summary, const BenchContext& context);
+// Keys, and the phases, in the order written.
+nlohmann::ordered_json bench_report_json(const BenchSummary& summary, const BenchContext& context);
 
 // The environment variables that change what a run does (recorded as lotus-bench records its own).
 nlohmann::json bench_environment_json();

@@ -3,9 +3,11 @@
 #include <spdlog/spdlog.h>
 #include <yaml-cpp/yaml.h>
 
+#include <algorithm>
+#include <atomic>
+#include <bit>
 #include <filesystem>
 #include <nlohmann/json.hpp>
-#include <bit>
 #include <deque>
 #include <future>
 #include <set>
@@ -14,6 +16,8 @@
 #include "io/atomic_file.hpp"
 #include "io/c1_file.hpp"
 #include "pce/cache.hpp"
+#include "io/mapped_file.hpp"
+#include "io/param_names.hpp"
 #include "pce/porep_pce.hpp"
 #include "prover/algebra/hex_bytes.hpp"
 #include "prover/groth16/prover.hpp"
@@ -39,6 +43,45 @@ std::string sector_name(const std::string& c1_path, const porep::C1Output& c1) {
 void progress(const ProveOptions& o, const std::string& message) {
   if (o.progress) o.progress(message);
 }
+
+// The failed sectors of a keep-going run, recorded from both pipeline stages.
+class FailureLog {
+ public:
+  explicit FailureLog(const ProveOptions& options) : options_(options) {}
+  // Call inside a catch block: records the exception being handled.
+  void record(std::size_t index, const std::string& path, const std::string& sector,
+              const std::string& stage) {
+    SectorFailure f;
+    f.input_index = index;
+    f.c1_path = path;
+    f.sector = sector;
+    f.stage = stage;
+    f.error = std::current_exception();
+    try {
+      throw;
+    } catch (const std::exception& e) {
+      f.message = e.what();
+    } catch (...) {
+      f.message = "unknown exception";
+    }
+    if (options_.keep_going) progress(options_, path + ": failed (" + stage + "); --keep-going: on with the next sector");
+    std::lock_guard lock(mutex_);
+    if (options_.sector_failed) options_.sector_failed(f);
+    failures_.push_back(std::move(f));
+  }
+  std::vector<SectorFailure> in_input_order() {
+    std::lock_guard lock(mutex_);
+    std::vector<SectorFailure> out = std::move(failures_);
+    std::stable_sort(out.begin(), out.end(),
+                     [](const SectorFailure& a, const SectorFailure& b) { return a.input_index < b.input_index; });
+    return out;
+  }
+
+ private:
+  const ProveOptions& options_;
+  std::mutex mutex_;
+  std::vector<SectorFailure> failures_;
+};
 
 }  // namespace
 
@@ -112,13 +155,15 @@ namespace {
 // back stage keeps its phases apart (back_phases) while the front may still be synthesizing later
 // partitions, and merges them once the sector's last partition is proven.
 struct SectorJob {
+  std::size_t input_index = 0;
   std::string path;
+  std::atomic<bool> failed{false};  // keep_going: a stage gave up on it; the other skips what is left
   porep::C1Output c1;
   const porep::RegisteredSealProof* proof = nullptr;
   const groth16::ParameterHeader* header = nullptr;
   const pce::CompactR1cs* pce = nullptr;  // the circuit's constraint cache (with use_pce)
   SectorReport report;
-  std::map<std::string, PhaseTime> back_phases;
+  PhaseMap<PhaseTime> back_phases;
   PhaseTimer timer;  // from the start of parsing
   // The verifier-side public inputs of each partition, derived once by the front stage (which checks the
   // synthesized ones against them) and used again to verify and for --dump-public-inputs.
@@ -131,7 +176,7 @@ struct PartitionWork {
   std::shared_ptr<SectorJob> job;
   unsigned partition = 0;
   groth16::ProverInput input;
-  std::map<std::string, PhaseTime> phases;  // of this partition's synthesis, merged into the sector's in order
+  PhaseMap<PhaseTime> phases;  // of this partition's synthesis, merged into the sector's in order
 };
 
 using detail::BufferPool;
@@ -140,47 +185,71 @@ using detail::EngineCache;
 // Parse, validate and synthesize, one partition per next() call, sector after sector.
 class FrontStage {
  public:
-  FrontStage(const std::vector<std::string>& paths, const ProveOptions& options, ParameterStore& store,
-             EngineCache& engines, BufferPool& buffers, Timeline& timeline,
-             std::map<std::string, PhaseTime>& shared_phases)
+  FrontStage(const std::vector<std::string>& paths, const std::vector<std::size_t>& todo,
+             const ProveOptions& options, ParameterStore& store, EngineCache& engines, BufferPool& buffers,
+             Timeline& timeline, PhaseMap<PhaseTime>& shared_phases, FailureLog& failures)
       : paths_(paths),
+        todo_(todo),
         options_(options),
         store_(store),
         engines_(engines),
         buffers_(buffers),
         timeline_(timeline),
-        shared_phases_(shared_phases) {}
+        shared_phases_(shared_phases),
+        failures_(failures) {}
 
   // The next partition in order (sector by sector), or nothing after the last. Up to
   // options.synthesis_workers partitions are synthesized at once, each on a task of its own; they are handed
   // out in order, and so are errors: a failure surfaces when its partition's turn comes, after every
   // partition before it.
+  // With keep_going, a failed partition's sector is recorded and skipped, and the run goes on.
   std::optional<PartitionWork> next() {
-    while (pending_.size() < std::max(1u, options_.synthesis_workers) && !launched_all_) launch_one();
-    if (pending_.empty()) return std::nullopt;
-    std::future<PartitionWork> front = std::move(pending_.front());
-    pending_.pop_front();
-    PartitionWork work = front.get();  // rethrows the task's error
-    for (const auto& [name, t] : work.phases) work.job->report.phases[name] += t;
-    return work;
+    for (;;) {
+      while (pending_.size() < std::max(1u, options_.synthesis_workers) && !launched_all_) launch_one();
+      if (pending_.empty()) return std::nullopt;
+      std::future<PartitionWork> front = std::move(pending_.front());
+      pending_.pop_front();
+      const auto [job, k] = std::move(pending_of_.front());
+      pending_of_.pop_front();
+      try {
+        PartitionWork work = front.get();  // rethrows the task's error
+        if (work.job->failed) {  // keep_going: another partition of its sector failed
+          buffers_.give(std::move(work.input));
+          continue;
+        }
+        for (const auto& [name, t] : work.phases) work.job->report.phases[name] += t;
+        return work;
+      } catch (...) {
+        // Recorded without keep_going too (ProveOptions::sector_failed names the input that ended the run).
+        if (job && !job->failed.exchange(true))
+          failures_.record(job->input_index, job->path, job->report.sector,
+                           "synthesize partition " + std::to_string(k));
+        if (!options_.keep_going || !job) throw;
+      }
+    }
   }
 
  private:
   // Starts the next partition's synthesis (opening its sector first when it is the sector's first). An
   // error in opening the sector is handed out in its turn, like a synthesis error.
   void launch_one() {
-    if (!job_ || partition_ == job_->proof->partitions()) {
-      if (sector_ == paths_.size()) {
+    while (!job_ || partition_ == job_->proof->partitions() || job_->failed) {
+      if (sector_ == todo_.size()) {
         launched_all_ = true;
         return;
       }
+      const std::size_t index = todo_[sector_++];
+      job_.reset();
       try {
-        job_ = open_sector(paths_[sector_++]);
+        job_ = open_sector(index);
         partition_ = 0;
       } catch (...) {
+        failures_.record(index, paths_[index], "", "load");
+        if (options_.keep_going) continue;
         std::promise<PartitionWork> failed;
         failed.set_exception(std::current_exception());
         pending_.push_back(failed.get_future());
+        pending_of_.push_back({nullptr, 0});
         launched_all_ = true;
         return;
       }
@@ -198,9 +267,11 @@ class FrontStage {
         done.set_exception(std::current_exception());
       }
       pending_.push_back(done.get_future());
+      pending_of_.push_back({job, k});
       return;
     }
     pending_.push_back(std::async(std::launch::async, [this, job, k, lane] { return make_work(job, k, lane); }));
+    pending_of_.push_back({job, k});
   }
 
   PartitionWork make_work(const std::shared_ptr<SectorJob>& job, unsigned k, unsigned lane) {
@@ -215,8 +286,10 @@ class FrontStage {
     return work;
   }
 
-  std::shared_ptr<SectorJob> open_sector(const std::string& path) {
+  std::shared_ptr<SectorJob> open_sector(std::size_t index) {
+    const std::string& path = paths_[index];
     auto job = std::make_shared<SectorJob>();
+    job->input_index = index;
     job->path = path;
     SectorReport& report = job->report;
     report.c1_path = path;
@@ -277,7 +350,7 @@ class FrontStage {
 
   // May run on several tasks at once: it reads the job and writes only public_inputs[k] and `phases`.
   // `step_done(name)`: the step since the last call (or the start) is over, for the timeline.
-  groth16::ProverInput synthesize(SectorJob& job, unsigned k, std::map<std::string, PhaseTime>& phases,
+  groth16::ProverInput synthesize(SectorJob& job, unsigned k, PhaseMap<PhaseTime>& phases,
                                   const std::function<void(const char*)>& step_done) {
     const porep::C1Output& c1 = job.c1;
     const porep::RegisteredSealProof& proof = *job.proof;
@@ -369,18 +442,21 @@ class FrontStage {
   }
 
   const std::vector<std::string>& paths_;
+  const std::vector<std::size_t>& todo_;  // indices into paths_ of the sectors that passed the checks
   const ProveOptions& options_;
   ParameterStore& store_;
   EngineCache& engines_;
   BufferPool& buffers_;
   Timeline& timeline_;
-  std::map<std::string, PhaseTime>& shared_phases_;
+  PhaseMap<PhaseTime>& shared_phases_;
+  FailureLog& failures_;
   std::map<std::uint64_t, pce::CompactR1cs> pce_by_size_;  // one cache per circuit shape in the run
   std::set<std::string> names_;
   std::shared_ptr<SectorJob> job_;  // the sector whose partitions are being launched
   std::size_t sector_ = 0;
   unsigned partition_ = 0;
   std::deque<std::future<PartitionWork>> pending_;  // launched, in partition order
+  std::deque<std::pair<std::shared_ptr<SectorJob>, unsigned>> pending_of_;  // each one's sector and partition
   bool launched_all_ = false;
   unsigned launched_ = 0;
 };
@@ -389,10 +465,36 @@ class FrontStage {
 class BackStage {
  public:
   BackStage(const ProveOptions& options, ParameterStore& store, EngineCache& engines, BufferPool& buffers,
-            Timeline& timeline, RunReport& run)
-      : options_(options), store_(store), engines_(engines), buffers_(buffers), timeline_(timeline), run_(run) {}
+            Timeline& timeline, RunReport& run, FailureLog& failures)
+      : options_(options),
+        store_(store),
+        engines_(engines),
+        buffers_(buffers),
+        timeline_(timeline),
+        run_(run),
+        failures_(failures) {}
 
   void consume(PartitionWork&& work) {
+    SectorJob& job = *work.job;
+    if (job.failed) {  // keep_going: an earlier partition of this sector failed
+      buffers_.give(std::move(work.input));
+      return;
+    }
+    stage_ = "prove partition " + std::to_string(work.partition);
+    try {
+      prove(work);
+    } catch (...) {
+      // The phase and partition, beside the error itself (logged by the CLI): a GPU fault mid-batch
+      // names where it happened. Nothing of the sector has been written (proofs are written whole).
+      spdlog::error("{}: {} failed", job.path, stage_);
+      if (!job.failed.exchange(true)) failures_.record(job.input_index, job.path, job.report.sector, stage_);
+      if (!options_.keep_going) throw;
+      engines_.forget(*job.proof->shape);
+    }
+  }
+
+ private:
+  void prove(PartitionWork& work) {
     SectorJob& job = *work.job;
     progress(options_, "proving " + job.path + " partition " + std::to_string(work.partition));
     PhaseTimer prove_timer;
@@ -422,10 +524,11 @@ class BackStage {
     job.back_phases["prove.h"] += t.h;
     job.back_phases["prove.msm_g1"] += t.msm_g1;
     job.back_phases["prove.msm_g2"] += t.msm_g2;
+    if (options_.partition_proven)
+      options_.partition_proven(job.path, work.partition, job.proof->partitions());
     if (work.partition + 1 == job.proof->partitions()) finish_sector(job);
   }
 
- private:
   void add_step(const char* step, const SectorJob& job, unsigned partition, double start, double end) {
     timeline_.add({"prover", step, job.report.sector, static_cast<int>(partition), start, end});
   }
@@ -439,6 +542,7 @@ class BackStage {
       PhaseTimer verify_timer;
       const double verify_start = timeline_.now();
       const groth16::VerifyingKey& vk = store_.vk_for(*proof.shape);
+      stage_ = "verify";
       report.verified = verify_sector_proofs(vk, job.proofs, job.public_inputs);
       report.phases["verify"] = verify_timer.elapsed();
       timeline_.add({"writer", "verify", report.sector, -1, verify_start, timeline_.now()});
@@ -449,6 +553,7 @@ class BackStage {
                 "; nothing was written (are the parameters and the verifying key from the same setup?)");
     }
 
+    stage_ = "write";
     PhaseTimer write_timer;
     const double write_start = timeline_.now();
     std::vector<std::uint8_t> bytes;
@@ -470,6 +575,7 @@ class BackStage {
     timeline_.add({"writer", "write", report.sector, -1, write_start, timeline_.now()});
     report.total = job.timer.elapsed();
     run_.sectors.push_back(std::move(report));
+    if (options_.sector_done) options_.sector_done(run_.sectors.back());
   }
 
   const ProveOptions& options_;
@@ -478,7 +584,70 @@ class BackStage {
   BufferPool& buffers_;
   Timeline& timeline_;
   RunReport& run_;
+  FailureLog& failures_;
+  std::string stage_;  // what consume() is doing, for the failure record
 };
+
+}  // namespace
+
+namespace {
+
+// The .params and .vk of one sector size are present and both have the same number of public inputs
+// (the .params' header only: its vectors are read when the first sector is proven).
+void check_parameters(ParameterStore& store, const porep::SectorShape& shape, bool need_vk) {
+  const std::string params = store.params_path(shape);
+  if (std::string why = io::why_not_a_regular_file(params); !why.empty() && why != "no such file")
+    throw JobError(JobError::Kind::kMissingParameters,
+                   "no Groth16 parameters for " + std::string(shape.label) + " sectors: " + params + " is " + why);
+  const groth16::ParameterHeader& header = store.header_for(shape);  // kMissingParameters when absent
+  if (!need_vk) return;
+  const groth16::VerifyingKey& vk = store.vk_for(shape);
+  if (header.vk.ic.size() != vk.ic.size())
+    throw JobError(JobError::Kind::kMissingParameters,
+                   params + " and " + store.vk_path(shape) + " do not belong together: " +
+                       std::to_string(header.vk.ic.size()) + " and " + std::to_string(vk.ic.size()) +
+                       " public input points");
+}
+
+// Everything that can be checked before heavy work: each C1 file parses and validates, its proof file
+// can be written and the parameters of its size are there. Returns the indices of the sectors to prove;
+// a failure throws, or with keep_going is recorded and the sector left out.
+std::vector<std::size_t> check_inputs(const std::vector<std::string>& paths, const ProveOptions& options,
+                                      ParameterStore& store, FailureLog& failures) {
+  std::vector<std::size_t> todo;
+  std::set<std::string> names;
+  std::map<std::uint64_t, std::exception_ptr> parameters_checked;  // per sector size: null when fine
+  for (std::size_t i = 0; i < paths.size(); ++i) {
+    const std::string& path = paths[i];
+    std::string sector;
+    try {
+      progress(options, "checking " + path);
+      porep::C1Output c1 = io::read_c1_file(path);
+      porep::validate_c1(c1, path);
+      sector = sector_name(path, c1);
+      if (!names.insert(sector).second)
+        throw JobError(JobError::Kind::kOutputExists, path + ": another input also writes " + sector + ".proof");
+      const std::filesystem::path out(options.output_dir);
+      io::check_output_file(out / (sector + ".proof"));
+      if (options.dump_public_inputs) io::check_output_file(out / (sector + ".inputs.json"));
+      const porep::SectorShape& shape = *c1.registered_proof->shape;
+      auto [it, first] = parameters_checked.try_emplace(shape.sector_size);
+      if (first) {
+        try {
+          check_parameters(store, shape, options.verify);
+        } catch (...) {
+          it->second = std::current_exception();
+        }
+      }
+      if (it->second) std::rethrow_exception(it->second);
+      todo.push_back(i);
+    } catch (...) {
+      failures.record(i, path, sector, "check");
+      if (!options.keep_going) throw;
+    }
+  }
+  return todo;
+}
 
 }  // namespace
 
@@ -489,19 +658,27 @@ RunReport prove_c1_files(const std::vector<std::string>& c1_paths, const ProveOp
   run.engine = options.engine_factory ? options.engine_name : "cpu";
   run.overlap = options.overlap;
   ParameterStore store(options.params_dir);
-  std::filesystem::create_directories(options.output_dir);
+  io::prepare_output_dir(options.output_dir);
+  if (std::size_t n = io::remove_stale_temporaries(options.output_dir))
+    spdlog::info("removed {} stale temporary file(s) of killed runs from {}", n, options.output_dir);
+
+  FailureLog failures(options);
+  PhaseTimer check_timer;
+  const std::vector<std::size_t> todo = check_inputs(c1_paths, options, store, failures);
+  run.shared_phases["inputs.check"] = check_timer.elapsed();
 
   // The front stage's shared phases (parameter loads, constraint caches) are kept apart from the back
   // stage's (engine setup) while both threads run, and merged at the end.
-  std::map<std::string, PhaseTime> front_shared;
+  PhaseMap<PhaseTime> front_shared;
   Timeline timeline;
   EngineCache engines(options, store, timeline);
   BufferPool buffers;
-  FrontStage front(c1_paths, options, store, engines, buffers, timeline, front_shared);
-  BackStage back(options, store, engines, buffers, timeline, run);
+  FrontStage front(c1_paths, todo, options, store, engines, buffers, timeline, front_shared, failures);
+  BackStage back(options, store, engines, buffers, timeline, run, failures);
   run_two_stage<PartitionWork>([&] { return front.next(); },
                                [&](PartitionWork&& work) { back.consume(std::move(work)); }, options.overlap);
   for (const auto& [name, t] : front_shared) run.shared_phases[name] += t;
+  run.failures = failures.in_input_order();
   run.total = run_timer.elapsed();
   run.peak_rss_bytes = peak_rss_bytes();
   run.synthesis_workers = std::max(1u, options.synthesis_workers);
@@ -527,8 +704,9 @@ nlohmann::json timeline_json(const std::vector<TimelineEvent>& events) {
   return j;
 }
 
-nlohmann::json phases_json(const std::map<std::string, PhaseTime>& phases) {
-  nlohmann::json j = nlohmann::json::object();
+// ordered_json keeps the phases in the order they run (a plain json object sorts its keys).
+nlohmann::ordered_json phases_json(const PhaseMap<PhaseTime>& phases) {
+  nlohmann::ordered_json j = nlohmann::ordered_json::object();
   for (const auto& [name, t] : phases) j[name] = {{"wall_s", t.wall_s}, {"cpu_s", t.cpu_s}};
   return j;
 }
@@ -548,8 +726,8 @@ std::string public_inputs_json(const std::vector<std::vector<algebra::Fr>>& inpu
 namespace {
 
 // The one description of a run report; to_json and to_yaml write it (docs/formats.md, "Run reports").
-nlohmann::json report_json(const RunReport& report) {
-  nlohmann::json j;
+nlohmann::ordered_json report_json(const RunReport& report) {
+  nlohmann::ordered_json j;
   j["tool"] = "cuzk";
   j["engine"] = report.engine;
   j["overlap"] = report.overlap;
@@ -562,21 +740,30 @@ nlohmann::json report_json(const RunReport& report) {
   j["synthesis_workers"] = report.synthesis_workers;
   j["timeline"] = timeline_json(report.timeline);
   j["prover_busy"] = lane_utilization(report.timeline, "prover");
-  j["sectors"] = nlohmann::json::array();
+  j["sectors"] = nlohmann::ordered_json::array();
   for (const auto& s : report.sectors) {
-    j["sectors"].push_back({{"c1", s.c1_path},
-                            {"sector", s.sector},
-                            {"proof_type", s.proof_type},
-                            {"partitions", s.partitions},
-                            {"proof_file", s.proof_path},
-                            {"verified", s.verified},
-                            {"total", {{"wall_s", s.total.wall_s}, {"cpu_s", s.total.cpu_s}}},
-                            {"phases", phases_json(s.phases)}});
+    j["sectors"].push_back(
+        nlohmann::ordered_json{{"c1", s.c1_path},
+                               {"sector", s.sector},
+                               {"proof_type", s.proof_type},
+                               {"partitions", s.partitions},
+                               {"proof_file", s.proof_path},
+                               {"verified", s.verified},
+                               {"total", {{"wall_s", s.total.wall_s}, {"cpu_s", s.total.cpu_s}}},
+                               {"phases", phases_json(s.phases)}});
+  }
+  j["failures"] = nlohmann::ordered_json::array();
+  for (const auto& f : report.failures) {
+    j["failures"].push_back({{"c1", f.c1_path},
+                             {"sector", f.sector},
+                             {"stage", f.stage},
+                             {"error", f.message},
+                             {"exit_code", f.exit_code}});
   }
   return j;
 }
 
-void emit_yaml(YAML::Emitter& out, const nlohmann::json& j) {
+void emit_yaml(YAML::Emitter& out, const nlohmann::ordered_json& j) {
   if (j.is_object()) {
     out << YAML::BeginMap;
     for (const auto& [key, value] : j.items()) {

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <exception>
 #include <functional>
 #include <map>
 #include <memory>
@@ -13,11 +14,12 @@
 #include <string>
 #include <vector>
 
+#include "job/phase_order.hpp"
+#include "job/timeline.hpp"
 #include "prover/groth16/parameters.hpp"
 #include "prover/groth16/proof.hpp"
 #include "prover/groth16/prover.hpp"
 #include "prover/porep/vanilla_proof.hpp"
-#include "job/timeline.hpp"
 #include "prover/timing.hpp"
 
 namespace cuzk::job {
@@ -33,6 +35,9 @@ class JobError : public std::runtime_error {
  private:
   Kind kind_;
 };
+
+struct SectorReport;
+struct SectorFailure;
 
 struct ProveOptions {
   std::string params_dir;         // where the v28-... .params/.vk files are
@@ -72,6 +77,17 @@ struct ProveOptions {
   std::function<std::uint64_t()> device_memory_used;
   // Progress messages; with `overlap` it is called from two threads (never at the same time by one).
   std::function<void(const std::string&)> progress;
+  // A sector that fails (bad input, unsatisfied circuit, a proving or verification error) is recorded in
+  // RunReport::failures and the run goes on with the next one; off: the first failure ends the run.
+  bool keep_going = false;
+  // Called from the proving stage when a partition is proven (`partitions`: the sector's count), and when
+  // a sector's proof is written and its report complete (sectors come in input order).
+  std::function<void(const std::string& c1_path, unsigned partition, unsigned partitions)> partition_proven;
+  std::function<void(const SectorReport&)> sector_done;
+  // Called when a sector fails, with keep_going or not, from the stage that found it (one call at a time),
+  // as soon as it is found: possibly before earlier sectors are done. Without keep_going the run then ends
+  // with this error or with that of an earlier input (the one with the lowest input_index).
+  std::function<void(const SectorFailure&)> sector_failed;
 };
 
 struct SectorReport {
@@ -83,16 +99,28 @@ struct SectorReport {
   std::string proof_hex;
   std::string public_inputs_path;
   bool verified = false;
-  // Per phase: parse, validate, synthesize, prove.h, prove.msm_g1, prove.msm_g2, prove, verify, write.
-  std::map<std::string, PhaseTime> phases;
+  // Per phase, in the order they run (job/phase_order.hpp): parse, validate, synthesize, ..., write.
+  PhaseMap<PhaseTime> phases;
   PhaseTime total;
+};
+
+// A sector that was not proven (ProveOptions::keep_going).
+struct SectorFailure {
+  std::size_t input_index = 0;  // position among the C1 files
+  std::string c1_path;
+  std::string sector;  // the proof file's stem; empty when the C1 file could not be read
+  std::string stage;   // "check" (up-front), "synthesize", "prove", "verify" or "write"
+  std::string message;
+  std::exception_ptr error;  // the exception itself: cli/ turns it into an exit code
+  int exit_code = 0;         // filled in by cli/ (exit codes are the CLI's), written to the report
 };
 
 struct RunReport {
   std::string engine = "cpu";
   bool overlap = false;  // synthesis and proving ran at once (ProveOptions::overlap)
   std::vector<SectorReport> sectors;
-  std::map<std::string, PhaseTime> shared_phases;  // params.load
+  std::vector<SectorFailure> failures;  // in input order; empty unless keep_going
+  PhaseMap<PhaseTime> shared_phases;    // params.load, pce.load or pce.build, gpu.setup
   PhaseTime total;
   std::uint64_t peak_rss_bytes = 0;
   // Sampled (job/memory_sampler.hpp): anonymous and file-backed host memory apart, and device memory.
@@ -121,8 +149,12 @@ class ParameterStore {
 
 // The CPU engine over a .params file: its vectors decoded into host memory (without the subgroup checks, as
 // rust-fil-proofs reads them; every proof is verified before it is written).
-std::unique_ptr<groth16::ProverEngine> make_cpu_engine_from_file(const std::string& params_path, unsigned threads);
+std::unique_ptr<groth16::ProverEngine> make_cpu_engine_from_file(const std::string& params_path,
+                                                                 unsigned threads);
 
+// Before any heavy work, every C1 file is parsed and validated, every output path and the .params and
+// .vk of every sector size are checked (the .vk read, its input count compared with the .params'): a bad
+// input throws (or, with keep_going, becomes a failure) before the first partition is synthesized.
 RunReport prove_c1_files(const std::vector<std::string>& c1_paths, const ProveOptions& options);
 
 // Verifies partition proofs against the verifier-side public inputs of a sector.

@@ -47,7 +47,7 @@ class EngineCache {
   }
 
   // The engine for `shape` (prepare() first); the one-off phases of making it go to `shared_phases` once.
-  groth16::ProverEngine& get(const porep::SectorShape& shape, std::map<std::string, PhaseTime>& shared_phases) {
+  groth16::ProverEngine& get(const porep::SectorShape& shape, PhaseMap<PhaseTime>& shared_phases) {
     prepare(shape);
     std::unique_lock lock(mutex_);
     Slot& slot = slots_[shape.sector_size];
@@ -66,6 +66,14 @@ class EngineCache {
       shared_phases[options_.engine_factory ? options_.engine_name + ".setup" : "params.load"] += rest;
     }
     return *slot.engine;
+  }
+
+  // After a failed proof (keep_going) the next sector gets a fresh engine: a device error may leave this
+  // one's buffers half made. An engine still being made is left alone.
+  void forget(const porep::SectorShape& shape) {
+    std::lock_guard lock(mutex_);
+    auto it = slots_.find(shape.sector_size);
+    if (it != slots_.end() && it->second.engine) slots_.erase(it);
   }
 
  private:

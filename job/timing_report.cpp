@@ -149,7 +149,7 @@ double mann_whitney_p(const std::vector<double>& a, const std::vector<double>& b
 
 std::vector<PhaseComparison> compare_reports(const TimingReport& baseline, const TimingReport& contender,
                                              double threshold, double min_seconds, double alpha) {
-  std::map<std::string, PhaseComparison> rows;
+  PhaseMap<PhaseComparison> rows;
   for (const auto& [name, s] : baseline.wall_s) {
     rows[name].baseline_s = s;
     rows[name].in_baseline = true;

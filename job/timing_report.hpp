@@ -16,7 +16,7 @@ namespace cuzk::job {
 
 // Wall seconds per phase: every sector's phases summed by name (parse, synthesize, prove.msm_g1, ...),
 // the shared phases (params.load), and "total" for the whole run.
-using PhaseWalls = std::map<std::string, double>;
+using PhaseWalls = PhaseMap<double>;
 
 PhaseWalls phase_walls(const RunReport& report);
 
@@ -32,7 +32,7 @@ struct TimingReport {
   std::string path;
   std::string kind;  // "prove" or "bench"
   PhaseWalls wall_s;
-  std::map<std::string, std::vector<double>> samples_s;  // bench reports: each counted run's wall seconds
+  PhaseMap<std::vector<double>> samples_s;  // bench reports: each counted run's wall seconds
   std::uint64_t peak_rss_bytes = 0;
 };
 
@@ -60,11 +60,11 @@ struct PhaseComparison {
   bool regression = false;        // compared, change > threshold, and p_value < alpha when there is one
 };
 
-// Phases of both reports, sorted by name ("total" last). A phase shorter than `min_seconds` in the
-// baseline is listed but not judged (timer noise dominates it). When both reports hold the runs of a phase
-// (bench reports with kMinRunsForUTest or more repetitions), a slow-down past the threshold is a
-// regression only if the U test also says the two sets of runs differ (p < alpha): noise between runs is
-// not flagged.
+// Phases of both reports, in the order they run ("total" last; job/phase_order.hpp). A phase shorter than
+// `min_seconds` in the baseline is listed but not judged (timer noise dominates it). When both reports hold
+// the runs of a phase (bench reports with kMinRunsForUTest or more repetitions), a slow-down past the
+// threshold is a regression only if the U test also says the two sets of runs differ (p < alpha): noise
+// between runs is not flagged.
 std::vector<PhaseComparison> compare_reports(const TimingReport& baseline, const TimingReport& contender,
                                              double threshold, double min_seconds, double alpha = 0.05);
 

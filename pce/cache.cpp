@@ -6,6 +6,7 @@
 #include <cstdlib>
 #include <system_error>
 
+#include "io/atomic_file.hpp"
 #include "io/param_names.hpp"
 #include "pce/errors.hpp"
 
@@ -64,6 +65,7 @@ LoadResult load_or_build(const fs::path& cache_dir, const CacheKey& key, const B
       case PceErrorKind::kOtherCircuit:
       case PceErrorKind::kTruncated:
       case PceErrorKind::kCorrupt:
+      case PceErrorKind::kIo:  // unreadable (permissions, I/O error): the run can still build it in memory
         if (readonly) {
           throw PceError(PceErrorKind::kReadonly,
                          std::string(e.what()) + "; --pce-readonly forbids rebuilding the cache");
@@ -86,6 +88,7 @@ LoadResult load_or_build(const fs::path& cache_dir, const CacheKey& key, const B
   if (ec) {
     spdlog::warn("PCE cache not written: cannot create {}: {}", cache_dir.string(), ec.message());
   } else {
+    io::remove_stale_temporaries(cache_dir);  // left by writers killed before they renamed
     try {
       const auto write_start = Clock::now();
       const CacheHeader h = write_cache_file(result.path, result.pce, key.description, write_options);

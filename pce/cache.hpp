@@ -9,9 +9,11 @@
 //     return cs.finish();
 //   });
 //
-// A cache file that is corrupt, truncated, of another format version or for another circuit is never
-// used: it is reported (spdlog warn) and rebuilt in place, or, with `readonly`, refused with
-// PceError(kReadonly) naming the file and the problem. A missing file with `readonly` is refused too
+// A cache file that is corrupt, truncated, of another format version, for another circuit, unreadable
+// or not a regular file (a directory, a FIFO, a link to a device) is never used: it is reported (spdlog
+// warn) and rebuilt, or, with `readonly`, refused with PceError(kReadonly) naming the file and the
+// problem. A rebuilt cache that cannot be written (the folder is a file, a read-only file system, the
+// path is a directory) is used in memory with a warning. A missing file with `readonly` is refused too
 // (read-only means the cache directory is provisioned ahead, e.g. by `cuzk pce build`).
 #pragma once
 
@@ -54,8 +56,8 @@ struct LoadResult {
 
 using BuildFn = std::function<CompactR1cs()>;
 
-// Throws PceError: kReadonly (see above), kIo when the directory or file cannot be created or written,
-// kLimits from building; anything build_fn throws passes through.
+// Throws PceError: kReadonly (see above), kLimits from building; anything build_fn throws passes through.
+// Stale temporary files of killed writers in cache_dir are removed (io::remove_stale_temporaries).
 LoadResult load_or_build(const std::filesystem::path& cache_dir, const CacheKey& key, const BuildFn& build_fn,
                          bool readonly = false, const WriteOptions& write_options = {});
 

@@ -20,6 +20,7 @@
 
 #include "io/atomic_file.hpp"
 #include "io/io_error.hpp"
+#include "io/mapped_file.hpp"
 #include "pce/errors.hpp"
 #include "pce/xxhash64.hpp"
 #include "prover/algebra/hex_bytes.hpp"
@@ -270,15 +271,30 @@ std::size_t compress_chunk(ZSTD_CCtx* cctx, const std::vector<Segment>& segments
 class InputFile {
  public:
   explicit InputFile(const fs::path& path) : path_(path) {
-    fd_ = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+    // stat() before open(): opening a FIFO for reading blocks until a writer comes, and a directory or
+    // a device (a link to /dev/zero) is no cache either. ENOTDIR: the cache folder is a file.
+    struct stat st {};
+    if (::stat(path.c_str(), &st) != 0) {
+      const int err = errno;
+      if (err == ENOENT || err == ENOTDIR) fail(PceErrorKind::kMissing, path, "no such PCE cache file");
+      io_fail(path, "cannot stat", err);
+    }
+    if (!S_ISREG(st.st_mode)) fail(PceErrorKind::kNotACache, path, io::why_not_a_regular_file(path.string()));
+    fd_ = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);  // O_NONBLOCK: see MappedFile
     if (fd_ < 0) {
       const int err = errno;
       if (err == ENOENT) fail(PceErrorKind::kMissing, path, "no such PCE cache file");
       io_fail(path, "cannot open", err);
     }
-    struct stat st {};
-    if (::fstat(fd_, &st) != 0) io_fail(path, "cannot stat", errno);
-    if (!S_ISREG(st.st_mode)) fail(PceErrorKind::kIo, path, "not a regular file");
+    if (::fstat(fd_, &st) != 0) {
+      const int err = errno;
+      ::close(fd_);
+      io_fail(path, "cannot stat", err);
+    }
+    if (!S_ISREG(st.st_mode)) {
+      ::close(fd_);
+      fail(PceErrorKind::kNotACache, path, "not a regular file");
+    }
     size_ = static_cast<std::uint64_t>(st.st_size);
   }
   ~InputFile() { ::close(fd_); }

@@ -27,6 +27,7 @@ class Xxh64 {
   }
 
   void update(const void* data, std::size_t size) {
+    if (size == 0) return;  // data may then be null (an empty vector), which memcpy must not get
     const auto* p = static_cast<const std::uint8_t*>(data);
     total_ += size;
     if (buffered_ + size < 32) {

@@ -31,15 +31,16 @@ cmake -S "$root" -B "$build" -DCMAKE_BUILD_TYPE=Release -DCUZK_CUDA=ON -DCUZK_BU
   -DCMAKE_CUDA_ARCHITECTURES="$arch" >/dev/null
 bins=(cuzk)
 [ "${CUZK_PACK_BENCH:-1}" = 0 ] || bins+=(cuzk_bench_gpu)
-cmake --build "$build" -j "$(nproc)" --target "${bins[@]}" "${tests[@]}"
+cmake --build "$build" -j "$(nproc)" --target "${bins[@]}" "${tests[@]}" gpu_partition_equality
 
 rm -rf "$dir"
 mkdir -p "$dir/lib"
 for b in "${bins[@]}"; do cp "$build/$b" "$dir/"; done
 for t in "${tests[@]}"; do cp "$build/tests/$t" "$dir/"; done
-strip --strip-debug "$dir"/cuzk* "$dir"/gpu_test_* 2>/dev/null || true
+cp "$build/tests/gpu_partition_equality" "$dir/"  # scripts/scale-run.sh's CUZK_SCALE_EQUALITY
+strip --strip-debug "$dir"/cuzk* "$dir"/gpu_* 2>/dev/null || true
 # Every non-system library the binaries load (resolved here), so that other versions there do not matter.
-for lib in $(ldd "$dir"/cuzk* "$dir"/gpu_test_* | awk '/=> \// {print $3}' | sort -u); do
+for lib in $(ldd "$dir"/cuzk* "$dir"/gpu_* | awk '/=> \// {print $3}' | sort -u); do
   case "$(basename "$lib")" in
     libc.so* | libm.so* | libdl.so* | librt.so* | libpthread.so* | libgcc_s.so* | libstdc++.so* | ld-linux*) ;;
     *) cp -L "$lib" "$dir/lib/" ;;

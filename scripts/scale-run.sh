@@ -10,7 +10,9 @@
 # work folder: parameters, PCE cache, C1 files, proofs; default build-scale/ in the repository, which git
 # ignores), CUZK_SCALE_SEED (toxic-waste seed, default 1), CUZK_SCALE_PROVE_FLAGS (more `cuzk prove` flags),
 # CUZK_SCALE_LIMITS (e.g. "22GiB 40GiB": sector 1 proven again under each --gpu-memory limit; with
-# --test-randomness in CUZK_SCALE_PROVE_FLAGS its proof must equal the first run's byte for byte).
+# --test-randomness in CUZK_SCALE_PROVE_FLAGS its proof must equal the first run's byte for byte),
+# CUZK_SCALE_LOAD=0 (skip the separate cold and warm parameter loads), CUZK_SCALE_EQUALITY=K (partition K of
+# sector 1 proven by both engines, tests/gpu/partition_equality.cpp; CUZK_SCALE_EQUALITY_SEED, default 5).
 # Writes to $OUT: scale-SIZE.txt (the summary: each step's wall time and peak memory), setup-SIZE.log,
 # prove-SIZE.log, prove-SIZE.json (the run report), verify-SIZE.log.
 set -euo pipefail
@@ -79,10 +81,12 @@ timed "prove --gpu ($sectors sectors)" "$out/prove-$size.log" \
 grep -E "memory plan|parameters on the GPU|shared |  [a-z.]+ +wall|peak RSS|proven in" "$out/prove-$size.log" | sed 's/^\[[^]]*\] \[[a-z]*\] //' | tee -a "$summary"
 
 # The parameter load on its own, cold (the file's pages dropped from the page cache first) and warm.
+[ "${CUZK_SCALE_LOAD:-1}" = 0 ] || {
 python3 -c "import os,sys; fd=os.open(sys.argv[1], os.O_RDONLY); os.posix_fadvise(fd, 0, 0, os.POSIX_FADV_DONTNEED)" \
   "$params_file" 2>/dev/null || true
 "$cuzk" params load --gpu --sector-size "$size" --params-dir "$params" 2>&1 | grep -v "^\[" | sed 's/^/cold: /' | tee -a "$summary"
 "$cuzk" params load --gpu --sector-size "$size" --params-dir "$params" 2>&1 | grep -v "^\[" | sed 's/^/warm: /' | tee -a "$summary"
+}
 
 : >"$out/verify-$size.log"
 for i in $(seq 1 "$sectors"); do
@@ -107,5 +111,25 @@ for limit in ${CUZK_SCALE_LIMITS:-}; do
     status=1
   fi
 done
+if [ -n "${CUZK_SCALE_EQUALITY:-}" ]; then
+  # Issue 16, item 5: one partition of sector 1 proven by the GPU engine and by the CPU engine with the same
+  # r, s (those of --test-randomness CUZK_SCALE_EQUALITY_SEED, default 5): the proofs must be equal, and
+  # equal to that partition's 192 bytes in the sector proof above when it was made with the same seed.
+  k="$CUZK_SCALE_EQUALITY"
+  eq_seed="${CUZK_SCALE_EQUALITY_SEED:-5}"
+  eq_bin="${CUZK_EQUALITY_BIN:-$(dirname "$cuzk")/gpu_partition_equality}"
+  timed "GPU = CPU, s1 partition $k" "$out/equality-$size.log" \
+    "$eq_bin" "$work/c1/s1.json" "$params" "$params/pce" "$k" "$eq_seed" || status=1
+  grep -E "^(GPU|CPU|C1|partition|/)" "$out/equality-$size.log" | tee -a "$summary" || true
+  if [[ " ${CUZK_SCALE_PROVE_FLAGS:-} " == *" --test-randomness $eq_seed "* ]]; then
+    in_sector=$(od -An -tx1 -v -j $((192 * k)) -N 192 "$work/proofs/s1.proof" | tr -d ' \n')
+    if grep -q "^GPU proof $in_sector " "$out/equality-$size.log"; then
+      note "partition $k of the sector proof (cuzk prove --gpu) is the same 192 bytes"
+    else
+      note "partition $k of the sector proof DIFFERS from the GPU engine's proof of that partition alone"
+      status=1
+    fi
+  fi
+fi
 note "== scale run $size: $([ $status = 0 ] && echo PASS || echo FAIL)"
 exit $status

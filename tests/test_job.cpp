@@ -127,11 +127,12 @@ TEST_P(Job, OutputsFollowTheInputsAndProofsAreFixedByRandS) {
 
 TEST_P(Job, TheFirstErrorInInputOrderStopsTheRunAfterTheSectorsBeforeIt) {
   io::TempDir tmp("cuzk-test-job-");
-  // A sector that proves, then one whose witness does not satisfy the circuit, then a truncated file:
-  // the circuit error is reported (not the parse error of the later file), and the first sector's proof
-  // is written although, with overlap, the second was synthesized while the first was proven.
+  // A sector that proves, then one whose witness does not satisfy the circuit (found only by synthesis),
+  // then another that would prove: the circuit error is reported, the first sector's proof is written
+  // although, with overlap, the second was synthesized while the first was proven, and the third sector
+  // is not proven.
   const std::vector<std::string> inputs = {path_of("2KiB-V1_1.json"), path_of("bad-label.json"),
-                                           path_of("bad-truncated.json")};
+                                           path_of("2KiB-V1-envelope.json")};
   try {
     prove_c1_files(inputs, options(tmp.path(), GetParam()));
     FAIL() << "the run did not fail";
@@ -142,12 +143,15 @@ TEST_P(Job, TheFirstErrorInInputOrderStopsTheRunAfterTheSectorsBeforeIt) {
   EXPECT_EQ(files_in(tmp.path()), std::vector<std::string>{"2KiB-V1_1.proof"});
 }
 
-TEST_P(Job, AParseErrorIsReportedAfterTheSectorBeforeIt) {
+TEST_P(Job, AnUnreadableInputStopsTheRunBeforeAnySectorIsProven) {
+  // Every input is parsed and validated before the first synthesis (prove_c1_files), so a truncated file
+  // anywhere in the batch costs no proving time: nothing is written, and its error is the one reported
+  // (not the circuit error of the later file).
   io::TempDir tmp("cuzk-test-job-");
   const std::vector<std::string> inputs = {path_of("2KiB-V1_1.json"), path_of("bad-truncated.json"),
                                            path_of("bad-label.json")};
   EXPECT_THROW(prove_c1_files(inputs, options(tmp.path(), GetParam())), io::IoError);
-  EXPECT_EQ(files_in(tmp.path()), std::vector<std::string>{"2KiB-V1_1.proof"});
+  EXPECT_EQ(files_in(tmp.path()), std::vector<std::string>{});
 }
 
 INSTANTIATE_TEST_SUITE_P(OverlapOffAndOn, Job, ::testing::Bool(),

@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <span>
+#include <utility>
 
 #include "prover/algebra/bls12_381.hpp"
 
@@ -19,5 +20,9 @@ Fr random_fr();
 Fr random_nonzero_fr();
 // Uniform 128-bit integer as a field element (bellperson verify_proofs_batch's weights).
 Fr random_fr_128();
+
+// TEST ONLY: r and s derived from a seed (`cuzk prove --test-randomness`), so that runs, engines and memory
+// plans can be compared proof for proof. Such proofs are not zero-knowledge: never use them on chain.
+std::pair<Fr, Fr> test_randomness(std::uint64_t seed);
 
 }  // namespace cuzk::groth16

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "io/json_reader.hpp"
 #include "prover/algebra/bls12_381.hpp"
 #include "prover/porep/errors.hpp"
 #include "prover/porep/registered_proof.hpp"
@@ -110,8 +111,8 @@ void validate_c1(const C1Output& c1, const std::string& source_name) {
   const RegisteredSealProof& proof = *c1.registered_proof;
   const SectorShape& shape = *proof.shape;
   ctx.require(c1.vanilla_variant == shape.vanilla_variant,
-              "vanilla_proofs variant " + c1.vanilla_variant + " does not match " + std::string(proof.name) +
-                  " (expected " + std::string(shape.vanilla_variant) + ")");
+              "vanilla_proofs variant " + io::quote_for_message(c1.vanilla_variant) + " does not match " +
+                  std::string(proof.name) + " (expected " + std::string(shape.vanilla_variant) + ")");
   if (c1.envelope_sector_size)
     ctx.require(*c1.envelope_sector_size == shape.sector_size,
                 "envelope SectorSize " + std::to_string(*c1.envelope_sector_size) + " does not match " +

@@ -34,3 +34,9 @@ run 2 "params setup --seed needs --sector-size" "$CUZK_BIN" params setup --circu
 run 2 "params setup --gpu needs --sector-size" "$CUZK_BIN" params setup --circuit demo -o "$tmp/d" --gpu
 run 2 "params setup --seed must be a number" "$CUZK_BIN" params setup --sector-size 2KiB --seed x \
   --params-dir "$tmp/p"
+# Unsigned flags are checked as the other commands check them (cli/job_flags.cpp): CLI11 alone would wrap -1.
+run 2 "params setup --seed -1 is refused" "$CUZK_BIN" params setup --sector-size 2KiB --seed=-1 \
+  --params-dir "$tmp/p"
+run 2 "params setup --threads beyond 4x the hardware threads" "$CUZK_BIN" params setup --sector-size 2KiB \
+  --threads 100000 --params-dir "$tmp/p"
+[ -z "$(ls -A "$tmp/p" 2>/dev/null)" ] || fail "a refused params setup wrote files"

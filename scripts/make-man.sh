@@ -1,0 +1,58 @@
+#!/usr/bin/env bash
+# Generates the cuzk man page from its --help texts with help2man: the top-level page (NAME, SYNOPSIS,
+# DESCRIPTION, OPTIONS from `cuzk --help`, VERSION from `cuzk --version`), plus a SUBCOMMANDS section with
+# every subcommand's own --help (two levels: `cuzk params`, `cuzk params check`, ...), the exit codes and
+# the environment, so that the page never drifts from the flags.
+# Usage: scripts/make-man.sh path/to/cuzk out/cuzk.1.gz
+set -euo pipefail
+bin="$1"
+out="$2"
+here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+mkdir -p "$(dirname "$out")"
+work="$(mktemp -d)"
+trap 'rm -rf "$work"' EXIT
+# Run it as plain `cuzk` (CLI11 prints argv[0] in its usage lines), not as the build tree's path.
+mkdir "$work/bin"
+ln -s "$(readlink -f "$bin")" "$work/bin/cuzk"
+export PATH="$work/bin:$PATH"
+bin=cuzk
+
+# Names listed under a help text's "Subcommands:" heading (CLI11: two-space indent, name, description).
+subcommands() {
+  "$@" --help | awk 'tolower($0) ~ /^subcommands:/ {on = 1; next} on && /^[^ ]/ {on = 0} on && /^  [a-z]/ {print $1}'
+}
+
+# roff-safe preformatted text: backslashes doubled, lines starting with . or ' protected.
+roff_block() {
+  printf '.nf\n'
+  sed -e 's/\\/\\e/g' -e "s/^\([.']\)/\\\\\&\1/"
+  printf '.fi\n'
+}
+
+{
+  echo '[SUBCOMMANDS]'
+  for sub in $(subcommands "$bin"); do
+    printf '.SS "cuzk %s"\n' "$sub"
+    "$bin" "$sub" --help | roff_block
+    for leaf in $(subcommands "$bin" "$sub"); do
+      printf '.SS "cuzk %s %s"\n' "$sub" "$leaf"
+      "$bin" "$sub" "$leaf" --help | roff_block
+    done
+  done
+  echo '[EXIT STATUS]'
+  # The table of README.md ("Exit codes"), the one list of them besides cli/exit_codes.hpp.
+  awk '/^## Exit codes/ {on = 1; next} on && /^## / {on = 0} on && /^\| [0-9]/' "$here/../README.md" |
+    sed -e 's/^| *\([0-9]*\) *| *\(.*\) |$/.TP\n\1\n\2/' -e 's/`//g'
+  echo '[ENVIRONMENT]'
+  awk '/^## Environment variables/ {on = 1; next} on && /^## / {on = 0} on && /^\| `/' "$here/../README.md" |
+    sed -e 's/^| *`\([A-Z_]*\)` *| *\(.*\) |$/.TP\n\1\n\2/' -e 's/`//g'
+  echo '[SEE ALSO]'
+  echo 'The README.md and docs/ of the cuzk sources: docs/integration.md (sealing scripts), docs/json-results.md'
+  echo '(the --json records and the Prometheus metrics).'
+} >"$work/include.h2m"
+
+help2man --no-info --no-discard-stderr --section 1 \
+  --name "Filecoin PoRep commit phase 2 (C2) Groth16 batch prover" \
+  --include "$work/include.h2m" --output "$work/cuzk.1" "$bin"
+gzip -9n <"$work/cuzk.1" >"$out.tmp"
+mv "$out.tmp" "$out"

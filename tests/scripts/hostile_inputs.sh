@@ -1,0 +1,120 @@
+#!/usr/bin/env bash
+# Hostile inputs from the command line (issue 20), each refused quickly with its exit code and a message
+# naming the file: FIFOs, devices and directories as C1 or PCE files (3, without blocking), a NUL byte and
+# garbage after the document (3), a huge string (3, a short message), --threads past 4x the hardware
+# threads (2), bad output paths (3 before any work, 2 for an empty one), out-of-range numbers (2; a
+# negative envelope SectorNum: 3), missing / directory / dangling / looping C1 paths (3), and a .vk whose
+# delta is the point at infinity (`params info`: 4). No parameters are needed: every case stops before.
+set -euo pipefail
+: "${CUZK_BIN:?CUZK_BIN must name the cuzk binary}"
+tmp="$(mktemp -d)"
+trap 'rm -rf "$tmp"' EXIT
+fail() { echo "FAIL: $*" >&2; exit 1; }
+
+# expect CODE NAME COMMAND...: COMMAND (30 s at most: a blocked open() fails the test) exits with CODE.
+expect() {
+  local code=$1 name=$2 got=0
+  shift 2
+  timeout 30 "$@" >"$tmp/out.txt" 2>&1 || got=$?
+  [ "$got" -eq "$code" ] || { head -c 4000 "$tmp/out.txt" >&2; fail "$name: exit $got, expected $code"; }
+}
+# says TEXT NAME: the last command's output contains TEXT.
+says() { grep -qF -- "$1" "$tmp/out.txt" || { head -c 4000 "$tmp/out.txt" >&2; fail "$2: the output lacks: $1"; }; }
+
+noparams="$tmp/noparams"  # empty: a case that got past the up-front checks would exit 6, not the code expected
+mkdir -p "$noparams"
+prove=("$CUZK_BIN" prove --params-dir "$noparams")  # an array: `timeout` runs programs, not functions
+
+"$CUZK_BIN" gen-c1 --sector-size 2KiB --seed 3 --sector-id 9 -o "$tmp/c1.json" >/dev/null 2>&1 || fail "gen-c1 exited $?"
+"$CUZK_BIN" gen-c1 --sector-size 2KiB --seed 3 --sector-id 9 --envelope -o "$tmp/env.json" >/dev/null 2>&1 ||
+  fail "gen-c1 --envelope exited $?"
+expect 6 "a valid C1 without parameters" "${prove[@]}" "$tmp/c1.json" -o "$tmp/out"
+
+# 1. Special files are refused before they are opened (a FIFO blocked open() forever).
+mkfifo "$tmp/fifo.json"
+expect 3 "prove FIFO" "${prove[@]}" "$tmp/fifo.json" -o "$tmp/out"
+says "$tmp/fifo.json" "prove FIFO"
+says "FIFO" "prove FIFO"
+expect 3 "prove /dev/zero" "${prove[@]}" /dev/zero -o "$tmp/out"
+says "character device" "prove /dev/zero"
+mkfifo "$tmp/fifo.pce"
+expect 3 "pce info FIFO" "$CUZK_BIN" pce info "$tmp/fifo.pce"
+says "$tmp/fifo.pce" "pce info FIFO"
+expect 3 "pce info directory" "$CUZK_BIN" pce info "$tmp"
+
+# 2. Only whitespace may follow the JSON document.
+{ cat "$tmp/c1.json"; printf '\0garbage'; } >"$tmp/nul.json"
+expect 3 "NUL and garbage" "${prove[@]}" "$tmp/nul.json" -o "$tmp/out"
+says "trailing data" "NUL and garbage"
+
+# 3. A 16 MiB string is refused early and not echoed.
+{ printf '{"registered_proof":"'; head -c 16777216 /dev/zero | tr '\0' A; printf '"}'; } >"$tmp/huge.json"
+expect 3 "huge string" "${prove[@]}" "$tmp/huge.json" -o "$tmp/out"
+says "longer than 4096 bytes" "huge string"
+[ "$(stat -c %s "$tmp/out.txt")" -lt 2000 ] || fail "huge string: $(stat -c %s "$tmp/out.txt") bytes of messages"
+
+# 4. --threads is bounded (100000 crashed OpenMP).
+expect 2 "--threads 100000" "${prove[@]}" "$tmp/c1.json" -o "$tmp/out" --threads 100000
+says "--threads" "--threads 100000"
+expect 2 "pce info --threads 100000" "$CUZK_BIN" pce info "$tmp/x.pce" --threads 100000
+expect 6 "--threads 1 is fine" "${prove[@]}" "$tmp/c1.json" -o "$tmp/out" --threads 1
+
+# 5. Bad output paths: named with the reason, before any work (3), or a usage error (2) for "".
+echo x >"$tmp/file"
+expect 3 "-o a regular file" "${prove[@]}" "$tmp/c1.json" -o "$tmp/file"
+says "$tmp/file: the output directory exists and is not a directory" "-o a regular file"
+expect 3 "-o under a file" "${prove[@]}" "$tmp/c1.json" -o "$tmp/file/sub"
+says "$tmp/file/sub: cannot create the output directory" "-o under a file"
+expect 2 "-o ''" "${prove[@]}" "$tmp/c1.json" -o ""
+expect 3 "-o /dev/null" "${prove[@]}" "$tmp/c1.json" -o /dev/null
+says "/dev/null" "-o /dev/null"
+long="$tmp/$(printf 'n%.0s' $(seq 300))"
+expect 3 "-o a name too long" "${prove[@]}" "$tmp/c1.json" -o "$long"
+says "File name too long" "-o a name too long"
+expect 3 "--report /dev/null" "${prove[@]}" "$tmp/c1.json" -o "$tmp/out" --report /dev/null
+says "/dev/null: exists and is not a regular file" "--report /dev/null"
+expect 3 "--report in a missing folder" "${prove[@]}" "$tmp/c1.json" -o "$tmp/out" --report "$tmp/absent/r.json"
+says "$tmp/absent/r.json" "--report in a missing folder"
+if [ "$(id -u)" -ne 0 ]; then
+  mkdir "$tmp/ro" && chmod 555 "$tmp/ro"
+  expect 3 "-o a read-only folder" "${prove[@]}" "$tmp/c1.json" -o "$tmp/ro/out"
+  says "$tmp/ro/out" "-o a read-only folder"
+fi
+
+# 7. Out-of-range numbers are usage errors, not wrapped to 2^64 - 1.
+for v in -1 18446744073709551616 1e3 " 5"; do
+  expect 2 "--miner-id '$v'" "${prove[@]}" "$tmp/c1.json" -o "$tmp/out" --miner-id "$v"
+done
+expect 6 "--miner-id 2^64 - 1 is in range" "${prove[@]}" "$tmp/c1.json" -o "$tmp/out" --miner-id 18446744073709551615
+expect 2 "gen-c1 --seed -1" "$CUZK_BIN" gen-c1 --seed -1 -o "$tmp/g.json"
+expect 2 "gen-c1 --sector-id 2^63" "$CUZK_BIN" gen-c1 --sector-id 9223372036854775808 -o "$tmp/g.json"
+expect 2 "verify --miner-id -1" "$CUZK_BIN" verify "$tmp/x.proof" --proof-type StackedDrg2KiBV1_1 --miner-id -1
+sed 's/"SectorNum":[0-9]*/"SectorNum":-1/' "$tmp/env.json" >"$tmp/negative.json"
+grep -q '"SectorNum":-1' "$tmp/negative.json" || fail "could not make the negative SectorNum envelope"
+expect 3 "SectorNum -1" "${prove[@]}" "$tmp/negative.json" -o "$tmp/out"
+says "SectorNum -1 is negative" "SectorNum -1"
+[ ! -e "$tmp/out/-1.proof" ] || fail "SectorNum -1 wrote -1.proof"
+
+# 8. Missing, directory, dangling and looping C1 paths are input errors (3), as the README says.
+ln -s "$tmp/absent.json" "$tmp/dangling.json"
+ln -s "$tmp/loop.json" "$tmp/loop.json"
+for c1 in "$tmp/absent.json" "$tmp" "$tmp/dangling.json" "$tmp/loop.json"; do
+  expect 3 "prove $c1" "${prove[@]}" "$c1" -o "$tmp/out"
+  says "$c1" "prove $c1"
+done
+expect 3 "verify --c1 missing" "$CUZK_BIN" verify "$tmp/x.proof" --c1 "$tmp/absent.json"
+expect 3 "verify a missing proof" "$CUZK_BIN" verify "$tmp/x.proof" --c1 "$tmp/c1.json"
+
+# 9. A .vk whose delta is the point at infinity is invalid (4), not "structure: OK".
+"$CUZK_BIN" params setup --circuit demo -o "$tmp/demo" >/dev/null 2>&1 || fail "params setup --circuit demo exited $?"
+expect 0 "params info demo.vk" "$CUZK_BIN" params info "$tmp/demo/demo.vk"
+# The .vk: alpha_g1 (96 bytes), beta_g1 (96), beta_g2 (192), gamma_g2 (192), delta_g1 (96) at offset 576,
+# delta_g2 (192) at 672, uncompressed (bellperson VerifyingKey::write); infinity is 0x40 then zeros.
+cp "$tmp/demo/demo.vk" "$tmp/delta1.vk"
+{ printf '\x40'; head -c 95 /dev/zero; } | dd of="$tmp/delta1.vk" bs=1 seek=576 conv=notrunc status=none
+expect 4 "params info, delta_g1 at infinity" "$CUZK_BIN" params info "$tmp/delta1.vk"
+says "delta" "params info, delta_g1 at infinity"
+cp "$tmp/demo/demo.vk" "$tmp/delta2.vk"
+{ printf '\x40'; head -c 191 /dev/zero; } | dd of="$tmp/delta2.vk" bs=1 seek=672 conv=notrunc status=none
+expect 4 "params info, delta_g2 at infinity" "$CUZK_BIN" params info "$tmp/delta2.vk"
+echo "ok: hostile inputs"
