@@ -188,9 +188,9 @@ __global__ void bucket_bounds_kernel(const uint32_t* __restrict__ keys, uint32_t
 // equal keys. A run that is a whole bucket goes to the bucket; a run cut by the chunk's end goes to
 // partial_last[t], one cut by its start (and not its end) to partial_first[t]. fixup_kernel merges them.
 // Registers (ptxas, sm_90, even/odd multiplication): G1 200 uncapped (8 warps per SM); capped at 168 for
-// 12 warps (44 bytes spilled) it ran the 2^26 random MSM 7% faster on an H200 (668 vs 714 ms,
-// 2026-11-29). With the earlier CIOS multiplication a cap of 128 (16 warps) spilled and ran 40% slower.
-// Keeping the warp converged (below) took the 2^26 random MSM from 668 to 448 ms (H200, 2026-11-29).
+// 12 warps (44 bytes spilled) it runs faster on an H200. With the earlier CIOS multiplication a cap of 128
+// (16 warps) spilled and ran much slower. Keeping the warp converged (below) was the larger gain. The
+// figures: bench/RESULTS.md, "Kernel measurements formerly in source comments".
 template <class F>
 __global__ void __launch_bounds__(128, 3)
     accumulate_kernel(const uint32_t* __restrict__ keys, const uint32_t* __restrict__ values, uint32_t m,
@@ -223,8 +223,8 @@ __global__ void __launch_bounds__(128, 3)
     if (live) {
       const uint32_t val = next_val;
       // The next pair's value is loaded one step ahead, so that the base load does not wait for it: two
-      // dependent loads per addition became one (2^27 random G1 MSM 860 -> 812 ms on an H200,
-      // 2026-11-29). Prefetching the next base into L1 as well bought nothing (817 ms) and was dropped.
+      // dependent loads per addition became one. Prefetching the next base into L1 as well bought nothing
+      // and was dropped (see bench/RESULTS.md).
       if (i + 1 < hi) next_val = __ldg(v + i + 1);
       DevAffine<F> p = load_vec(bases + (val & ~kNegBit));
       if (val & kNegBit) p = p.negated();
