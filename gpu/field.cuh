@@ -215,7 +215,7 @@ struct DevField {
                                                      const DevField& d) {
     static_assert(Tag::kMulAddFits, "mont::mul_add needs 3p < 2^(32N)");
     // p - d, in (0, p]: d = 0 gives p, which mul_add allows. Not -d (operator-), whose conditional
-    // correction for d = 0 made the 2^27 G1 MSM 1.3% slower (H200: 720.6 -> 730.0 ms, 2026-11-29).
+    // correction for d = 0 made the G1 MSM measurably slower (see bench/RESULTS.md).
     uint32_t minus_d[N];
     minus_d[0] = ptx::Ops::sub_cc(Tag::c().modulus[0], d.v[0]);
 #pragma unroll

@@ -2,8 +2,8 @@
 // pinned chunks, so that the DMA runs at pinned speed and overlaps the host's copying of the next chunk.
 //
 // Why: cudaMemcpyAsync from pageable memory stages through a driver buffer one piece at a time and
-// serialises; on an H200 the GPU prover's H step spent 4.8 s at 2^27 moving a, b, c up and h down that
-// way, against 0.7 s for the same copies from pinned buffers (bench/RESULTS.md, third round). Pinning
+// serialises; on an H200 the GPU prover's H step at 2^27 spent about seven times as long moving a, b, c up
+// and h down that way as the same copies from pinned buffers take (see bench/RESULTS.md). Pinning
 // the prover's vectors instead (cudaHostRegister) costs about as much per call as it saves.
 #pragma once
 

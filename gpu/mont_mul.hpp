@@ -184,10 +184,10 @@ CUZK_HD CUZK_INLINE void mul_add(Ops& ops, uint32_t* r, const uint32_t* a, const
 // faster squaring is fewer IMADs: a^2 needs each cross product a_i a_j (i < j) once, doubled, and the N
 // squares a_i^2, N^2 + N products against mul()'s 2N^2. That form does not interleave with the
 // reduction, so the reduction runs afterwards on the 2N-limb square with mul_row's two chains.
-// Measured on an H200 (x <- x^2, two chains per thread): Fp 33.4 G/s against 27.2 for mul(a, a), Fr 70.6
-// against 60.4; a 2^27 G1 MSM 1.6% faster (bench/RESULTS.md, fifth round). A Karatsuba multiplication in the
-// same product-then-reduce form (one level, three half-size products) was slower than mul() (Fp 25.7 G/s: the
-// sums and the combination cost more issue slots than the IMADs it saved) and was dropped.
+// On an H200 it squares Fp and Fr faster than mul(a, a) and makes the G1 MSM faster (see bench/RESULTS.md).
+// A Karatsuba multiplication in the same product-then-reduce form (one level, three half-size products) was
+// slower than mul() (the sums and the combination cost more issue slots than the IMADs it saved) and was
+// dropped.
 
 // r = t * 2^(-32N) mod p, fully reduced, for t < p^2 (2N limbs). Montgomery reduction of the low half
 // alone, s = (t_lo + M p) / 2^(32N) <= p with M = -t_lo p^-1 mod 2^(32N), by mul_row's reduction rows

@@ -188,9 +188,9 @@ __global__ void bucket_bounds_kernel(const uint32_t* __restrict__ keys, uint32_t
 // equal keys. A run that is a whole bucket goes to the bucket; a run cut by the chunk's end goes to
 // partial_last[t], one cut by its start (and not its end) to partial_first[t]. fixup_kernel merges them.
 // Registers (ptxas, sm_90, even/odd multiplication): G1 200 uncapped (8 warps per SM); capped at 168 for
-// 12 warps (44 bytes spilled) it ran the 2^26 random MSM 7% faster on an H200 (668 vs 714 ms,
-// 2026-11-29). With the earlier CIOS multiplication a cap of 128 (16 warps) spilled and ran 40% slower.
-// Keeping the warp converged (below) took the 2^26 random MSM from 668 to 448 ms (H200, 2026-11-29).
+// 12 warps (44 bytes spilled) it runs faster on an H200. With the earlier CIOS multiplication a cap of 128
+// (16 warps) spilled and ran much slower. Keeping the warp converged (below) was the larger gain. The
+// figures: bench/RESULTS.md, "Kernel measurements formerly in source comments".
 template <class F>
 __global__ void __launch_bounds__(128, 3)
     accumulate_kernel(const uint32_t* __restrict__ keys, const uint32_t* __restrict__ values, uint32_t m,
@@ -223,8 +223,8 @@ __global__ void __launch_bounds__(128, 3)
     if (live) {
       const uint32_t val = next_val;
       // The next pair's value is loaded one step ahead, so that the base load does not wait for it: two
-      // dependent loads per addition became one (2^27 random G1 MSM 860 -> 812 ms on an H200,
-      // 2026-11-29). Prefetching the next base into L1 as well bought nothing (817 ms) and was dropped.
+      // dependent loads per addition became one. Prefetching the next base into L1 as well bought nothing
+      // and was dropped (see bench/RESULTS.md).
       if (i + 1 < hi) next_val = __ldg(v + i + 1);
       DevAffine<F> p = load_vec(bases + (val & ~kNegBit));
       if (val & kNegBit) p = p.negated();
@@ -374,164 +374,224 @@ struct Msm<Cfg>::Impl {
     }
   }
 
+  // Where the Pippenger part finds its scalars: `count` of them, at the positions `index` lists
+  // (nullptr: the first `count`, in order).
+  struct Tail {
+    const uint32_t* index = nullptr;
+    std::size_t count = 0;
+  };
+  struct ScalarClasses {
+    Tail tail;         // neither 0 nor 1
+    std::size_t ones;  // equal to 1
+  };
+
   Point run(const Fr* d_scalars, std::size_t n, const MsmOptions& opt) {
     if (n > count) throw GpuError("Msm: more scalars than bases");
     if (n >= (std::size_t{1} << 31)) throw GpuError("Msm: at most 2^31 - 1 points");
     timings = {};
-    const uint32_t n32 = uint32_t(n);
     cudaStream_t s = stream.get();
     ev[0].record(s);
-    Point result = Point::identity();
-    if (n == 0) return result;
-    const DevFr* dsc = reinterpret_cast<const DevFr*>(d_scalars);
+    if (n == 0) return Point::identity();
+    const DevFr* scalars = reinterpret_cast<const DevFr*>(d_scalars);
 
-    // 1. classification and compaction of the tail.
-    const uint32_t* index = nullptr;
-    std::size_t m = n;
-    std::size_t ones = 0;
+    // 1. the scalars equal to one are summed apart; the others (0 excluded) are the tail. Without the
+    // split, every scalar is in the tail.
+    ScalarClasses classes{.tail = {nullptr, n}, .ones = 0};
     if (opt.split_ones) {
-      const uint32_t words = (n32 + 31) / 32;
-      ws->ones_bitmap.ensure(words);
-      ws->ones_per_word.ensure(words);
-      ws->ones_offset.ensure(words);
-      ws->ones_index.ensure(n);
-      ws->tail_flag.ensure(n);
-      ws->tail_pos.ensure(n);
-      ws->tail_index.ensure(n);
-      classify_kernel<<<(n32 + 255) / 256, 256, 0, s>>>(dsc, n32, ws->ones_bitmap.data(),
-                                                        ws->ones_per_word.data(), ws->tail_flag.data());
-      CUDA_LAUNCH_OK();
-      std::size_t bytes = 0, bytes2 = 0;
-      CUDA_OK(cub::DeviceScan::ExclusiveSum(nullptr, bytes, ws->tail_flag.data(), ws->tail_pos.data(),
-                                            int(n32), s));
-      CUDA_OK(cub::DeviceScan::ExclusiveSum(nullptr, bytes2, ws->ones_per_word.data(), ws->ones_offset.data(),
-                                            int(words), s));
-      cub_ensure(std::max(bytes, bytes2));
-      CUDA_OK(cub::DeviceScan::ExclusiveSum(ws->cub_temp.data(), bytes, ws->tail_flag.data(),
-                                            ws->tail_pos.data(), int(n32), s));
-      CUDA_OK(cub::DeviceScan::ExclusiveSum(ws->cub_temp.data(), bytes2, ws->ones_per_word.data(),
-                                            ws->ones_offset.data(), int(words), s));
-      scatter_tail_kernel<<<(n32 + 255) / 256, 256, 0, s>>>(ws->tail_flag.data(), ws->tail_pos.data(), n32,
-                                                            ws->tail_index.data());
-      CUDA_LAUNCH_OK();
-      scatter_ones_kernel<<<(n32 + 255) / 256, 256, 0, s>>>(ws->ones_bitmap.data(), ws->ones_offset.data(),
-                                                            n32, ws->ones_index.data());
-      CUDA_LAUNCH_OK();
-      uint32_t last[4] = {0, 0, 0, 0};
-      CUDA_OK(cudaMemcpyAsync(&last[0], ws->tail_pos.data() + n32 - 1, 4, cudaMemcpyDeviceToHost, s));
-      CUDA_OK(cudaMemcpyAsync(&last[1], ws->tail_flag.data() + n32 - 1, 4, cudaMemcpyDeviceToHost, s));
-      CUDA_OK(cudaMemcpyAsync(&last[2], ws->ones_offset.data() + words - 1, 4, cudaMemcpyDeviceToHost, s));
-      CUDA_OK(cudaMemcpyAsync(&last[3], ws->ones_per_word.data() + words - 1, 4, cudaMemcpyDeviceToHost, s));
-      ev[1].record(s);
-      CUDA_OK(cudaStreamSynchronize(s));
-      m = std::size_t(last[0]) + last[1];
-      ones = std::size_t(last[2]) + last[3];
-      index = ws->tail_index.data();
-      timings.classify_ms = ev[1].elapsed_ms_since(ev[0]);
-
-      // 2. batch addition of the bases of scalars equal to one.
-      if (ones) {
-        constexpr int kOnesThreads = 128;
-        uint32_t per_thread = 1;
-        while (ones / per_thread > (std::size_t{1} << 17)) per_thread <<= 1;
-        const uint32_t threads = uint32_t((ones + per_thread - 1) / per_thread);
-        const uint32_t blocks = (threads + kOnesThreads - 1) / kOnesThreads;
-        ones_partial.ensure(blocks);
-        ones_total.ensure(1);
-        ones_sum_kernel<F, kOnesThreads><<<blocks, kOnesThreads, 0, s>>>(
-            ws->ones_index.data(), uint32_t(ones), per_thread, bases, ones_partial.data());
-        CUDA_LAUNCH_OK();
-        sum_points_kernel<F, NT><<<1, NT, 0, s>>>(ones_partial.data(), blocks, ones_total.data());
-        CUDA_LAUNCH_OK();
-      }
+      classes = classify_scalars(scalars, uint32_t(n), s);
+      if (classes.ones) sum_bases_of_ones(classes.ones, s);
     } else {
       ev[1].record(s);
     }
     ev[2].record(s);
+    const Tail& tail = classes.tail;
+    const std::size_t ones = classes.ones;
     timings.ones_count = ones;
-    timings.tail_count = m;
+    timings.tail_count = tail.count;
 
-    std::vector<Xyzz<F>> host_windows;
+    // 2. Pippenger over the tail: signed digits sorted by bucket, bucket sums, one sum per window.
+    std::vector<Xyzz<F>> host_window_sums;
     std::optional<WindowLayout> layout;  // none when every scalar was 0 or 1
-    if (m > 0) {
-      const PippengerShape shape = PippengerShape::for_tail(m, split_scalars, opt.window_bits);
-      // Sorted pairs per window: one per tail scalar, or one per half of a split scalar.
-      const uint32_t m32 = uint32_t(shape.per_window);
+    if (tail.count > 0) {
+      const PippengerShape shape = PippengerShape::for_tail(tail.count, split_scalars, opt.window_bits);
       layout = shape.layout;
-      const unsigned c = layout->c, windows = layout->windows;
-      const uint32_t nb = shape.buckets, chunk = shape.chunk, chunks = uint32_t(shape.chunks);
-      const std::size_t pairs = shape.pairs;
-      ws->keys_in.ensure(pairs);
-      ws->values_in.ensure(pairs);
-      ws->keys_out.ensure(pairs);
-      ws->values_out.ensure(pairs);
-      start.ensure(std::size_t(nb) * windows);
-      end.ensure(std::size_t(nb) * windows);
-      bucket_sums.ensure(std::size_t(nb) * windows);
-      partial_first.ensure(std::size_t(chunks) * windows);
-      partial_last.ensure(std::size_t(chunks) * windows);
-
-      const uint32_t phi_offset = split_scalars ? uint32_t(count) : 0;
-      digits_kernel<<<uint32_t((m + 127) / 128), 128, 0, s>>>(
-          dsc, index, uint32_t(m), shape.layout, phi_offset, ws->keys_in.data(), ws->values_in.data());
-      CUDA_LAUNCH_OK();
-      ev[3].record(s);
-      std::size_t bytes = 0;
-      CUDA_OK(cub::DeviceRadixSort::SortPairs(nullptr, bytes, ws->keys_in.data(), ws->keys_out.data(),
-                                              ws->values_in.data(), ws->values_out.data(), int(m32), 0,
-                                              int(c), s));
-      cub_ensure(bytes);
-      for (unsigned w = 0; w < windows; ++w) {
-        std::size_t off = std::size_t(w) * m32;
-        CUDA_OK(cub::DeviceRadixSort::SortPairs(ws->cub_temp.data(), bytes, ws->keys_in.data() + off,
-                                                ws->keys_out.data() + off, ws->values_in.data() + off,
-                                                ws->values_out.data() + off, int(m32), 0, int(c), s));
-      }
-      ev[4].record(s);
-      CUDA_OK(cudaMemsetAsync(start.data(), 0, start.bytes(), s));
-      CUDA_OK(cudaMemsetAsync(end.data(), 0, end.bytes(), s));
-      bucket_bounds_kernel<<<uint32_t((pairs + 255) / 256), 256, 0, s>>>(ws->keys_out.data(), m32, windows,
-                                                                         nb, start.data(), end.data());
-      CUDA_LAUNCH_OK();
-      const std::size_t threads = std::size_t(chunks) * windows;
-      accumulate_kernel<F><<<uint32_t((threads + 127) / 128), 128, 0, s>>>(
-          ws->keys_out.data(), ws->values_out.data(), m32, windows, nb, chunk, chunks, start.data(),
-          end.data(), bases, bucket_sums.data(), partial_first.data(), partial_last.data());
-      CUDA_LAUNCH_OK();
-      const std::size_t all_buckets = std::size_t(nb) * windows;
-      // At most this many buckets can be cut into more than kMaxSerial runs.
-      constexpr uint32_t kMaxSerial = 16;
-      const std::size_t heavy_bound = pairs / (std::size_t(kMaxSerial - 1) * chunk) + 1;
-      heavy_list.ensure(heavy_bound);
-      heavy_count.ensure(1);
-      heavy_count.zero(s);
-      fixup_kernel<F><<<uint32_t((all_buckets + 127) / 128), 128, 0, s>>>(
-          nb, windows, chunk, chunks, start.data(), end.data(), partial_first.data(), partial_last.data(),
-          bucket_sums.data(), kMaxSerial, heavy_list.data(), heavy_count.data());
-      CUDA_LAUNCH_OK();
-      heavy_fixup_kernel<F, NT><<<uint32_t(std::min<std::size_t>(heavy_bound, all_buckets)), NT, 0, s>>>(
-          nb, chunk, chunks, start.data(), end.data(), partial_first.data(), partial_last.data(),
-          bucket_sums.data(), heavy_list.data(), heavy_count.data());
-      CUDA_LAUNCH_OK();
-      ev[5].record(s);
-
-      window_sums.ensure(windows);
-      reduction.run(bucket_sums.data(), nb, shape.layout, window_sums.data(), s);
-      host_windows.resize(windows);
-      CUDA_OK(cudaMemcpyAsync(host_windows.data(), window_sums.data(), windows * sizeof(Xyzz<F>),
-                              cudaMemcpyDeviceToHost, s));
+      ensure_bucket_buffers(shape);
+      sort_digits_by_bucket(scalars, tail, shape, s);
+      accumulate_buckets(shape, s);
+      host_window_sums = reduce_windows(shape, s);
     } else {
       ev[3].record(s);
       ev[4].record(s);
       ev[5].record(s);
     }
-    Xyzz<F> ones_host_sum;
+    std::optional<Xyzz<F>> ones_host_sum;
     if (ones) {
-      CUDA_OK(cudaMemcpyAsync(&ones_host_sum, ones_total.data(), sizeof ones_host_sum, cudaMemcpyDeviceToHost,
-                              s));
+      ones_host_sum.emplace();
+      CUDA_OK(
+          cudaMemcpyAsync(&*ones_host_sum, ones_total.data(), sizeof(Xyzz<F>), cudaMemcpyDeviceToHost, s));
     }
     ev[6].record(s);
     CUDA_OK(cudaStreamSynchronize(s));
+    record_phase_times(layout);
+
+    // 3. the window sums and the ones' sum combined on the host.
+    return combine_on_host(layout, host_window_sums, ones_host_sum);
+  }
+
+ private:
+  // Classification and compaction: the positions of the tail scalars (neither 0 nor 1) into
+  // ws->tail_index, those of the scalars equal to one into ws->ones_index. Waits for the stream: the
+  // host needs both counts to size what follows.
+  ScalarClasses classify_scalars(const DevFr* scalars, uint32_t n32, cudaStream_t s) {
+    const std::size_t n = n32;
+    const uint32_t words = (n32 + 31) / 32;
+    ws->ones_bitmap.ensure(words);
+    ws->ones_per_word.ensure(words);
+    ws->ones_offset.ensure(words);
+    ws->ones_index.ensure(n);
+    ws->tail_flag.ensure(n);
+    ws->tail_pos.ensure(n);
+    ws->tail_index.ensure(n);
+    classify_kernel<<<(n32 + 255) / 256, 256, 0, s>>>(scalars, n32, ws->ones_bitmap.data(),
+                                                      ws->ones_per_word.data(), ws->tail_flag.data());
+    CUDA_LAUNCH_OK();
+    std::size_t bytes = 0, bytes2 = 0;
+    CUDA_OK(cub::DeviceScan::ExclusiveSum(nullptr, bytes, ws->tail_flag.data(), ws->tail_pos.data(), int(n32),
+                                          s));
+    CUDA_OK(cub::DeviceScan::ExclusiveSum(nullptr, bytes2, ws->ones_per_word.data(), ws->ones_offset.data(),
+                                          int(words), s));
+    cub_ensure(std::max(bytes, bytes2));
+    CUDA_OK(cub::DeviceScan::ExclusiveSum(ws->cub_temp.data(), bytes, ws->tail_flag.data(),
+                                          ws->tail_pos.data(), int(n32), s));
+    CUDA_OK(cub::DeviceScan::ExclusiveSum(ws->cub_temp.data(), bytes2, ws->ones_per_word.data(),
+                                          ws->ones_offset.data(), int(words), s));
+    scatter_tail_kernel<<<(n32 + 255) / 256, 256, 0, s>>>(ws->tail_flag.data(), ws->tail_pos.data(), n32,
+                                                          ws->tail_index.data());
+    CUDA_LAUNCH_OK();
+    scatter_ones_kernel<<<(n32 + 255) / 256, 256, 0, s>>>(ws->ones_bitmap.data(), ws->ones_offset.data(), n32,
+                                                          ws->ones_index.data());
+    CUDA_LAUNCH_OK();
+    // The counts are the last exclusive prefix sums plus the last elements.
+    uint32_t last[4] = {0, 0, 0, 0};
+    CUDA_OK(cudaMemcpyAsync(&last[0], ws->tail_pos.data() + n32 - 1, 4, cudaMemcpyDeviceToHost, s));
+    CUDA_OK(cudaMemcpyAsync(&last[1], ws->tail_flag.data() + n32 - 1, 4, cudaMemcpyDeviceToHost, s));
+    CUDA_OK(cudaMemcpyAsync(&last[2], ws->ones_offset.data() + words - 1, 4, cudaMemcpyDeviceToHost, s));
+    CUDA_OK(cudaMemcpyAsync(&last[3], ws->ones_per_word.data() + words - 1, 4, cudaMemcpyDeviceToHost, s));
+    ev[1].record(s);
+    CUDA_OK(cudaStreamSynchronize(s));
+    timings.classify_ms = ev[1].elapsed_ms_since(ev[0]);
+    return {.tail = {ws->tail_index.data(), std::size_t(last[0]) + last[1]},
+            .ones = std::size_t(last[2]) + last[3]};
+  }
+
+  // Batch addition of the bases of the `ones` scalars equal to one (ws->ones_index) into ones_total[0].
+  void sum_bases_of_ones(std::size_t ones, cudaStream_t s) {
+    constexpr int kOnesThreads = 128;
+    uint32_t per_thread = 1;
+    while (ones / per_thread > (std::size_t{1} << 17)) per_thread <<= 1;
+    const uint32_t threads = uint32_t((ones + per_thread - 1) / per_thread);
+    const uint32_t blocks = (threads + kOnesThreads - 1) / kOnesThreads;
+    ones_partial.ensure(blocks);
+    ones_total.ensure(1);
+    ones_sum_kernel<F, kOnesThreads><<<blocks, kOnesThreads, 0, s>>>(ws->ones_index.data(), uint32_t(ones),
+                                                                     per_thread, bases, ones_partial.data());
+    CUDA_LAUNCH_OK();
+    sum_points_kernel<F, NT><<<1, NT, 0, s>>>(ones_partial.data(), blocks, ones_total.data());
+    CUDA_LAUNCH_OK();
+  }
+
+  // The sorted pairs (workspace), the bucket bounds and sums and the partial runs (here), for `shape`.
+  void ensure_bucket_buffers(const PippengerShape& shape) {
+    const std::size_t all_buckets = std::size_t(shape.buckets) * shape.layout.windows;
+    const std::size_t all_chunks = shape.chunks * shape.layout.windows;
+    ws->keys_in.ensure(shape.pairs);
+    ws->values_in.ensure(shape.pairs);
+    ws->keys_out.ensure(shape.pairs);
+    ws->values_out.ensure(shape.pairs);
+    start.ensure(all_buckets);
+    end.ensure(all_buckets);
+    bucket_sums.ensure(all_buckets);
+    partial_first.ensure(all_chunks);
+    partial_last.ensure(all_chunks);
+  }
+
+  // The signed digits of the tail scalars as (bucket, point) pairs, window by window, sorted by bucket
+  // into ws->keys_out/values_out.
+  void sort_digits_by_bucket(const DevFr* scalars, const Tail& tail, const PippengerShape& shape,
+                             cudaStream_t s) {
+    // Sorted pairs per window: one per tail scalar, or one per half of a split scalar.
+    const uint32_t m32 = uint32_t(shape.per_window);
+    const unsigned c = shape.layout.c, windows = shape.layout.windows;
+    const uint32_t phi_offset = split_scalars ? uint32_t(count) : 0;
+    digits_kernel<<<uint32_t((tail.count + 127) / 128), 128, 0, s>>>(
+        scalars, tail.index, uint32_t(tail.count), shape.layout, phi_offset, ws->keys_in.data(),
+        ws->values_in.data());
+    CUDA_LAUNCH_OK();
+    ev[3].record(s);
+    std::size_t bytes = 0;
+    CUDA_OK(cub::DeviceRadixSort::SortPairs(nullptr, bytes, ws->keys_in.data(), ws->keys_out.data(),
+                                            ws->values_in.data(), ws->values_out.data(), int(m32), 0, int(c),
+                                            s));
+    cub_ensure(bytes);
+    for (unsigned w = 0; w < windows; ++w) {
+      std::size_t off = std::size_t(w) * m32;
+      CUDA_OK(cub::DeviceRadixSort::SortPairs(ws->cub_temp.data(), bytes, ws->keys_in.data() + off,
+                                              ws->keys_out.data() + off, ws->values_in.data() + off,
+                                              ws->values_out.data() + off, int(m32), 0, int(c), s));
+    }
+    ev[4].record(s);
+  }
+
+  // Every bucket's sum into bucket_sums from the sorted pairs: the bounds of every bucket's run, the runs
+  // of every thread's chunk, then the buckets cut by chunk ends (few runs: fixup_kernel; many: a block
+  // each in heavy_fixup_kernel).
+  void accumulate_buckets(const PippengerShape& shape, cudaStream_t s) {
+    const uint32_t m32 = uint32_t(shape.per_window);
+    const unsigned windows = shape.layout.windows;
+    const uint32_t nb = shape.buckets, chunk = shape.chunk, chunks = uint32_t(shape.chunks);
+    const std::size_t pairs = shape.pairs;
+    CUDA_OK(cudaMemsetAsync(start.data(), 0, start.bytes(), s));
+    CUDA_OK(cudaMemsetAsync(end.data(), 0, end.bytes(), s));
+    bucket_bounds_kernel<<<uint32_t((pairs + 255) / 256), 256, 0, s>>>(ws->keys_out.data(), m32, windows, nb,
+                                                                       start.data(), end.data());
+    CUDA_LAUNCH_OK();
+    const std::size_t threads = std::size_t(chunks) * windows;
+    accumulate_kernel<F><<<uint32_t((threads + 127) / 128), 128, 0, s>>>(
+        ws->keys_out.data(), ws->values_out.data(), m32, windows, nb, chunk, chunks, start.data(), end.data(),
+        bases, bucket_sums.data(), partial_first.data(), partial_last.data());
+    CUDA_LAUNCH_OK();
+    const std::size_t all_buckets = std::size_t(nb) * windows;
+    // At most this many buckets can be cut into more than kMaxSerial runs.
+    constexpr uint32_t kMaxSerial = 16;
+    const std::size_t heavy_bound = pairs / (std::size_t(kMaxSerial - 1) * chunk) + 1;
+    heavy_list.ensure(heavy_bound);
+    heavy_count.ensure(1);
+    heavy_count.zero(s);
+    fixup_kernel<F><<<uint32_t((all_buckets + 127) / 128), 128, 0, s>>>(
+        nb, windows, chunk, chunks, start.data(), end.data(), partial_first.data(), partial_last.data(),
+        bucket_sums.data(), kMaxSerial, heavy_list.data(), heavy_count.data());
+    CUDA_LAUNCH_OK();
+    heavy_fixup_kernel<F, NT><<<uint32_t(std::min<std::size_t>(heavy_bound, all_buckets)), NT, 0, s>>>(
+        nb, chunk, chunks, start.data(), end.data(), partial_first.data(), partial_last.data(),
+        bucket_sums.data(), heavy_list.data(), heavy_count.data());
+    CUDA_LAUNCH_OK();
+    ev[5].record(s);
+  }
+
+  // Each window's bucket sums reduced to its sum, sum_b b B_b, copied to the host (enqueued on the
+  // stream: valid once it is synchronised; moving the vector keeps its storage).
+  std::vector<Xyzz<F>> reduce_windows(const PippengerShape& shape, cudaStream_t s) {
+    const unsigned windows = shape.layout.windows;
+    window_sums.ensure(windows);
+    reduction.run(bucket_sums.data(), shape.buckets, shape.layout, window_sums.data(), s);
+    std::vector<Xyzz<F>> host_window_sums(windows);
+    CUDA_OK(cudaMemcpyAsync(host_window_sums.data(), window_sums.data(), windows * sizeof(Xyzz<F>),
+                            cudaMemcpyDeviceToHost, s));
+    return host_window_sums;
+  }
+
+  // The phase times from the events run() recorded (the stream synchronised).
+  void record_phase_times(const std::optional<WindowLayout>& layout) {
     timings.ones_ms = ev[2].elapsed_ms_since(ev[1]);
     timings.digits_ms = ev[3].elapsed_ms_since(ev[2]);
     timings.sort_ms = ev[4].elapsed_ms_since(ev[3]);
@@ -539,19 +599,24 @@ struct Msm<Cfg>::Impl {
     timings.reduce_ms = ev[6].elapsed_ms_since(ev[5]);
     timings.window_bits = layout ? layout->c : 0;
     timings.windows = layout ? layout->windows : 0;
+  }
 
-    // 3. Horner over the windows on the host: sum_w 2^(offset w) Q_w, doubling by the width of each lower
-    // window.
+  // Horner over the windows: sum_w 2^(offset w) Q_w, doubling by the width of each lower window; plus
+  // the sum of the bases of the scalars equal to one.
+  static Point combine_on_host(const std::optional<WindowLayout>& layout,
+                               const std::vector<Xyzz<F>>& host_window_sums,
+                               const std::optional<Xyzz<F>>& ones_sum) {
     auto to_point = [](const Xyzz<F>& x) {
       Field f[4];
       std::memcpy(f, &x, sizeof f);
       return jacobian_from_xyzz(f[0], f[1], f[2], f[3]);
     };
+    Point result = Point::identity();
     for (unsigned w = layout ? layout->windows : 0; w-- > 0;) {
       for (unsigned j = 0; j < layout->width(w) && !result.is_identity(); ++j) result = result.dbl();
-      result = result + to_point(host_windows[w]);
+      result = result + to_point(host_window_sums[w]);
     }
-    if (ones) result = result + to_point(ones_host_sum);
+    if (ones_sum) result = result + to_point(*ones_sum);
     return result;
   }
 };

@@ -141,8 +141,7 @@ class BucketReduction {
   // draws, those past its last full set of resident blocks counting as at least two (they run with the
   // SM part idle). The length with the least such time per SM wins; ties go to the longer (fewer segments
   // for level 2). On an H200 at 2^26 (3 blocks per SM), this model orders the measured times of L = 32 ..
-  // 512 for whole and split scalars: 24.9 - 31.6 ms whole (512 best), 15.4 - 23.3 ms split (64 best,
-  // 2026-11-30).
+  // 512 for whole scalars (512 best) and split ones (64 best) as they were measured (see bench/RESULTS.md).
   uint32_t segment_length(const WindowLayout& layout, uint32_t nb) {
     if (sms_ == 0) {
       int device = 0;

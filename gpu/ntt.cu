@@ -113,9 +113,9 @@ constexpr uint32_t slots_for(uint32_t elements) {
 // of l (ms = mid_shift: the column bits, then the stage bits below q; the block's own bits are fixed), so
 // stage q has 2^(q + ms) distinct twiddles and the pass (2^k - 1) 2^ms <= E of them, stage q's at offset
 // (2^q - 1) 2^ms. The block loads them all at the start, alongside its data: a global load per distinct
-// twiddle, issued together, instead of one per butterfly in the middle of the arithmetic (Nsight Compute
-// on an H200: 35% of the pass's stalls were on those loads, 2026-11-29). Word-major and padded like the
-// data (slot()).
+// twiddle, issued together, instead of one per butterfly in the middle of the arithmetic, where Nsight
+// Compute found a third of the pass's stalls on an H200 (see bench/RESULTS.md). Word-major and padded
+// like the data (slot()).
 __device__ __forceinline__ uint32_t block_twiddle_offset(unsigned q, unsigned mid_shift) {
   return ((1u << q) - 1) << mid_shift;
 }
@@ -131,7 +131,7 @@ __device__ __forceinline__ void fill_block_twiddles(uint32_t* tw_smem, uint32_t 
                                                     uint32_t b, unsigned mid_shift) {
   const uint32_t count = block_twiddle_count(p.k, mid_shift);
   // kBatch loads per thread issued together, then stored: one memory latency per batch, not per twiddle.
-  // 2 rather than 4 or 8: fewer live registers beside the kernel's own (H200: 2^27 NTT 37.3 vs 37.7 ms).
+  // 2 rather than 4 or 8: fewer live registers beside the kernel's own (see bench/RESULTS.md).
   constexpr int kBatch = 2;
   for (uint32_t idx0 = threadIdx.x; idx0 < count; idx0 += kBatch * blockDim.x) {
     DevFr x[kBatch];
@@ -210,7 +210,7 @@ __device__ __forceinline__ void radix_group(uint32_t* smem, uint32_t stride, con
         if (Dif) {
           const DevFr sum = u + t;
           // u - t + r, unreduced: the product reduces it, which saves operator-'s correction and selects
-          // (2^27 forward 35.04 -> 33.88 ms on an H200, bench/RESULTS.md, eighth round).
+          // (see bench/RESULTS.md).
           t = wv * DevFr::difference_unreduced(u, t);
           u = sum;
         } else {
@@ -246,12 +246,12 @@ __device__ __forceinline__ void radix_group_dispatch(bool dif, bool bottom, uint
 // (data and twiddles, each laid out for the 2^kBlockLog elements of a full block); kK and kT fix the
 // stages and column bits. Every pass of a large transform (9 stages, 2 columns: all three of a 2^27 NTT)
 // runs the fully fixed instance, where the index and address arithmetic folds into constants and
-// immediate offsets: 2^27 forward NR 37.19 -> 34.94 ms on an H200 (2026-11-29; the strides alone: 35.44).
+// immediate offsets, which made the 2^27 forward transform about 6% faster on an H200 (see bench/RESULTS.md).
 // Registers (ptxas, sm_90), with the cap of 3 blocks of 128 threads (12 warps per SM; shared memory allows
 // no more either): 148 for that instance, 152 with the strides alone, 168 and 24 bytes spilled for the
-// general one. 4 blocks (128 registers) spilled 372 bytes; a cap of 2 blocks (255 registers) ran a 2^27
-// NTT in 45.7 ms against 39.2. Radix-4 groups in 512-element blocks, at 4 to 6 blocks per SM, were slower
-// (2^27: 36.3 ms at best against 35.0; bench/RESULTS.md, eighth round).
+// general one. 4 blocks (128 registers) spilled 372 bytes; a cap of 2 blocks (255 registers) ran much
+// slower. Radix-4 groups in 512-element blocks, at 4 to 6 blocks per SM, were slower too (see
+// bench/RESULTS.md).
 template <uint32_t kStride, unsigned kK, unsigned kT>
 __global__ void __launch_bounds__(128, 3)
     ntt_pass_kernel(DevFr* __restrict__ data, PassParams params, const DevFr* __restrict__ tw,

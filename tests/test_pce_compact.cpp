@@ -4,6 +4,8 @@
 namespace cuzk::pce {
 namespace {
 
+static_assert(r1cs::ConstraintSystem<CompactRecorder>);  // prover/r1cs/constraint_system.hpp
+
 TEST(PceCoefficients, PowersOfTwoAndTable) {
   auto rng = test::seeded_rng("PceCoefficients.PowersOfTwoAndTable");
   CoefficientEncoder encoder;

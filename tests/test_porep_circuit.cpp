@@ -110,6 +110,7 @@ class InputsOnly : public cuzk::r1cs::Assignment {
   void add_constraints(std::size_t n) { num_constraints_ += n; }
   std::size_t num_aux_ = 0, num_constraints_ = 0;
 };
+static_assert(cuzk::r1cs::ConstraintSystem<InputsOnly>);
 
 // --- counts ------------------------------------------------------------------------------------------
 

@@ -1,4 +1,5 @@
-// The circuit framework: variables, linear combinations, the four constraint systems and evaluation.
+// The circuit framework: variables, linear combinations, the constraint systems, their concept and
+// evaluation.
 #include <gtest/gtest.h>
 
 #include <type_traits>
@@ -64,9 +65,64 @@ TEST(LinearCombination, NullLcIsEmpty) {
   static_assert(RecorderWithWitness::kHasValues && Checker::kHasValues);
 }
 
+// A system with the given flags and LC type and only the members every system has.
+template <bool kRecords, class L>
+struct MinimalSystem {
+  static constexpr bool kRecordsConstraints = kRecords;
+  static constexpr bool kHasValues = false;
+  using LC = L;
+  template <class Name, class ValueFn>
+  Variable alloc(const Name&, ValueFn&&) {
+    return Variable::aux(0);
+  }
+  template <class Name, class ValueFn>
+  Variable alloc_input(const Name&, ValueFn&&) {
+    return Variable::input(1);
+  }
+  template <class Name>
+  void enforce(const Name&, const LC&, const LC&, const LC&) {}
+  template <class Name>
+  NullNamespace push_namespace(const Name&) {
+    return {};
+  }
+  static constexpr Variable one() { return Variable::one(); }
+};
+// The same, with the bulk interface of the systems that record no constraints.
+struct MinimalBulkSystem : MinimalSystem<false, NullLc> {
+  void alloc_bits(std::uint32_t, std::uint32_t) {}
+  void add_constraints(std::size_t) {}
+};
+// A flag that is not a compile-time constant.
+struct RuntimeFlagSystem : MinimalSystem<true, LinearCombination> {
+  static inline bool kRecordsConstraints = true;
+};
+// alloc() returning a raw index instead of a Variable.
+struct RawIndexSystem : MinimalSystem<true, LinearCombination> {
+  template <class Name, class ValueFn>
+  std::uint32_t alloc(const Name&, ValueFn&&) {
+    return 0;
+  }
+};
+
+TEST(ConstraintSystemConcept, HoldsForEverySystemAndRejectsBrokenOnes) {
+  // The systems of this layer (each header asserts it as well).
+  static_assert(ConstraintSystem<Counter> && ConstraintSystem<WitnessGen> && ConstraintSystem<Recorder> &&
+                ConstraintSystem<RecorderWithWitness> && ConstraintSystem<Checker>);
+  static_assert(LinearCombinationType<LinearCombination> && LinearCombinationType<NullLc>);
+  static_assert(ConstraintSystem<MinimalSystem<true, LinearCombination>>);
+  static_assert(ConstraintSystem<MinimalBulkSystem>);
+  // A system that records no constraints must offer alloc_bits and add_constraints.
+  static_assert(!ConstraintSystem<MinimalSystem<false, NullLc>>);
+  static_assert(!ConstraintSystem<RuntimeFlagSystem>);
+  static_assert(!ConstraintSystem<RawIndexSystem>);
+  static_assert(!ConstraintSystem<MinimalSystem<true, int>>);  // no linear-combination type
+  static_assert(!ConstraintSystem<LinearCombination>);
+  static_assert(!LinearCombinationType<Variable>);
+}
+
 // A tiny circuit that interleaves alloc and alloc_input, repeats variables within an LC and produces
 // a zero coefficient: x (aux 0), input x' (input 1), y = x^2 (aux 1), input y' (input 2).
-template <class CS>
+template <ConstraintSystem CS>
 void tiny_circuit(CS& cs, const Fr& x_value) {
   using LC = typename CS::LC;
   auto ns = cs.push_namespace("tiny");

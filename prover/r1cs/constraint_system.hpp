@@ -1,8 +1,8 @@
-// The circuit-writing API: variables, linear combinations and four interchangeable constraint systems.
+// The circuit-writing API: variables, linear combinations and interchangeable constraint systems.
 //
 // Usage. A circuit or gadget is written once, as a template over the constraint-system type:
 //
-//   template <class CS>
+//   template <ConstraintSystem CS>   // or `class CS`: the concept is checked where each system is defined
 //   Variable square(CS& cs, Variable x, const Fr& x_value) {
 //     using LC = typename CS::LC;
 //     auto ns = cs.push_namespace("square");                  // const char* or a callable -> string
@@ -11,13 +11,21 @@
 //     return y;
 //   }
 //
-// Constraint systems (all in cuzk::r1cs; each `CS` exposes the same members):
+// Constraint systems: seven, each satisfying the concept ConstraintSystem (below), which states the
+// members they share: LC, kRecordsConstraints, kHasValues, alloc, alloc_input, enforce, push_namespace,
+// one(), and alloc_bits/add_constraints for those that record no constraints.
 //   Counter        counts constraints / inputs / aux; no values, no linear combinations.
 //   WitnessGen     values only (inputs(), aux()); enforce() compiles to nothing.
 //   Recorder       builds the A, B, C matrices (R1cs, unified numbering, see r1cs.hpp); no values.
 //   RecorderWithWitness  both matrices and values (tests: "witness and recorder agree").
 //   Checker        values + evaluates every constraint when it is enforced; remembers the first
 //                  unsatisfied one with its namespace path (first_failure()).
+//   ProvingAssignment (proving_assignment.hpp)  values + <A,z>, <B,z>, <C,z> per constraint and the
+//                  densities, without matrices: bellperson's prover-side system.
+//   pce::CompactRecorder (pce/compact_recorder.hpp)  the matrices straight into the compact form of the
+//                  pre-compiled constraint cache; no values.
+// The first five are defined in this header; all but CompactRecorder are in cuzk::r1cs. The tests define
+// a few more of their own.
 //
 // Rules for gadget writers:
 //   - `typename CS::LC` is the linear-combination type. For Counter and WitnessGen it is NullLc, an empty
@@ -39,15 +47,16 @@
 //     input, enforce() a constraint, in program order: that order is bellperson's and fixes the
 //     parameters, so it must follow the Rust code exactly.
 //
-// Linear combinations: `LC lc; lc.add(v, coeff); lc.add(v); lc.sub(v); lc.add_scaled(other, k);`
-// and the operators `lc + v`, `lc - v`, `lc + other`, `lc - other`, `LC(v)`, `LC(v, coeff)`.
-// A variable may appear several times; the terms are summed (bellperson's LinearCombination merges them).
-// The Recorder merges them per row and drops zero sums; r1cs/evaluate.hpp evaluates A·z, B·z, C·z and
-// gives the A/B densities. Gadgets (Boolean, UInt32, MultiEq, SHA-256, AllocatedNum, multipack) are in
-// prover/gadgets/.
+// Linear combinations: `LC lc; lc.add(v, coeff); lc.add(v); lc.sub(v); lc.sub(v, coeff); lc.add(other);
+// lc.sub(other); lc.add_scaled(other, k); lc.reserve(n); lc.clear();` and the operators `lc + v`, `lc - v`,
+// `lc + other`, `lc - other`, `LC(v)`, `LC(v, coeff)`. A variable may appear several times; the terms are
+// summed (bellperson's LinearCombination merges them). The Recorder merges them per row and drops zero sums;
+// r1cs/evaluate.hpp evaluates A·z, B·z, C·z and gives the A/B densities. Gadgets (Boolean, UInt32, MultiEq,
+// SHA-256, AllocatedNum, multipack) are in prover/gadgets/.
 #pragma once
 
 #include <algorithm>
+#include <concepts>
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
@@ -136,7 +145,8 @@ void merge_terms(std::span<const Term> terms, std::vector<std::uint64_t>& scratc
     if (!sum.is_zero()) emit(raw, sum);
   };
   bool sorted = true;
-  for (std::size_t i = 1; i < terms.size() && sorted; ++i) sorted = terms[i - 1].var.raw() <= terms[i].var.raw();
+  for (std::size_t i = 1; i < terms.size() && sorted; ++i)
+    sorted = terms[i - 1].var.raw() <= terms[i].var.raw();
   if (sorted) {
     for (std::size_t i = 0; i < terms.size();) {
       Fr sum = terms[i].coeff;
@@ -325,6 +335,62 @@ class Assignment {
 };
 
 // ---------------------------------------------------------------------------------------------------------
+// The contract above, checked by the compiler: what a gadget may call on a constraint system. Each system
+// static_asserts it below its definition (ProvingAssignment in proving_assignment.hpp; pce::CompactRecorder
+// and the tests' own systems in tests/test_r1cs.cpp).
+namespace detail {
+// Stand-ins for the callables gadgets pass; declared only, for the unevaluated requirements below.
+struct ValueCallable {
+  Fr operator()() const;
+};
+struct NameCallable {
+  std::string operator()() const;
+};
+}  // namespace detail
+
+// `typename CS::LC`: built from nothing, a variable, or a variable and a coefficient; the operations and
+// operators the header comment lists.
+template <class LC>
+concept LinearCombinationType = std::default_initializable<LC> && std::constructible_from<LC, Variable> &&
+    std::constructible_from<LC, Variable, const Fr&> && std::copy_constructible<LC> &&
+    requires(LC lc, const LC& other, Variable v, const Fr& k, std::uint32_t n) {
+  lc.add(v, k);
+  lc.add(v);
+  lc.sub(v);
+  lc.sub(v, k);
+  lc.add(other);
+  lc.sub(other);
+  lc.add_scaled(other, k);
+  lc.reserve(n);
+  lc.clear();
+  { lc + v } -> std::convertible_to<LC>;
+  { lc - v } -> std::convertible_to<LC>;
+  { lc + other } -> std::convertible_to<LC>;
+  { lc - other } -> std::convertible_to<LC>;
+};
+
+template <class CS>
+concept ConstraintSystem = LinearCombinationType<typename CS::LC> &&
+    requires(CS& cs, const typename CS::LC& lc, detail::ValueCallable value, detail::NameCallable name) {
+  typename std::bool_constant<CS::kRecordsConstraints>;  // compile-time flags
+  typename std::bool_constant<CS::kHasValues>;
+  { CS::one() } -> std::same_as<Variable>;
+  { cs.alloc("name", value) } -> std::same_as<Variable>;
+  { cs.alloc(name, value) } -> std::same_as<Variable>;
+  { cs.alloc_input("name", value) } -> std::same_as<Variable>;
+  { cs.alloc_input(name, value) } -> std::same_as<Variable>;
+  cs.enforce("name", lc, lc, lc);
+  cs.enforce(name, lc, lc, lc);
+  cs.push_namespace("name");  // a guard: the namespace ends with it
+  cs.push_namespace(name);
+} &&
+    // The bulk interface of the systems that record no constraints (the SHA-256 word-level path).
+    (bool(CS::kRecordsConstraints) || requires(CS & cs, std::uint32_t bits, std::size_t n) {
+      cs.alloc_bits(bits, bits);
+      cs.add_constraints(n);
+    });
+
+// ---------------------------------------------------------------------------------------------------------
 // Counter: counts only.
 class Counter {
  public:
@@ -365,6 +431,7 @@ class Counter {
   std::size_t num_inputs_ = 1;
   std::size_t num_aux_ = 0;
 };
+static_assert(ConstraintSystem<Counter>);
 
 // ---------------------------------------------------------------------------------------------------------
 // WitnessGen: values only; the fast path.
@@ -407,6 +474,7 @@ class WitnessGen : public Assignment {
   }
   void add_constraints(std::size_t) {}
 };
+static_assert(ConstraintSystem<WitnessGen>);
 
 // ---------------------------------------------------------------------------------------------------------
 // Recorder: the A, B, C matrices. Within a row, terms are sorted by unified index, repeated variables are
@@ -489,6 +557,8 @@ class BasicRecorder : public Assignment {
 
 using Recorder = BasicRecorder<false>;
 using RecorderWithWitness = BasicRecorder<true>;
+static_assert(ConstraintSystem<Recorder>);
+static_assert(ConstraintSystem<RecorderWithWitness>);
 
 // ---------------------------------------------------------------------------------------------------------
 // Checker: evaluates each constraint as it is enforced.
@@ -575,5 +645,6 @@ class Checker : public Assignment {
   std::optional<Failure> failure_;
   std::optional<std::pair<std::size_t, Fr>> corruption_;
 };
+static_assert(ConstraintSystem<Checker>);
 
 }  // namespace cuzk::r1cs

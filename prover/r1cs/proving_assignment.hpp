@@ -177,5 +177,6 @@ class ProvingAssignment : public Assignment {
   std::vector<std::uint64_t> table_keys_;  // eval's merge table: variable (raw) or kEmptyKey
   std::vector<Fr> table_sums_;
 };
+static_assert(ConstraintSystem<ProvingAssignment>);
 
 }  // namespace cuzk::r1cs
