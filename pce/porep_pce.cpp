@@ -4,6 +4,7 @@
 
 #include "pce/compact_recorder.hpp"
 #include "pce/evaluate.hpp"
+#include "prover/porep/parallel_witness.hpp"
 #include "prover/r1cs/constraint_system.hpp"
 
 namespace cuzk::pce {
@@ -54,14 +55,10 @@ LoadResult load_or_build_porep(const std::filesystem::path& cache_dir,
 groth16::ProverInput porep_prover_input(const CompactR1cs& pce, const porep::StackedCircuitShape& shape,
                                         const porep::PartitionWitness& witness, unsigned threads,
                                         groth16::ProverInput&& recycled) {
-  r1cs::WitnessGen cs;
-  // The witness goes into the recycled aux buffer (emptied, its capacity kept).
-  cs.mutable_aux() = std::move(recycled.aux);
-  cs.mutable_aux().clear();
-  cs.reserve(pce.num_inputs, pce.num_aux);
-  porep::synthesize_stacked_circuit(cs, shape, witness);
-  std::vector<Fr> inputs = std::move(cs.mutable_inputs());
-  std::vector<Fr> aux = std::move(cs.mutable_aux());
+  // The witness goes into the recycled buffers (their capacity kept), the challenges on `threads` threads.
+  std::vector<Fr> inputs = std::move(recycled.inputs);
+  std::vector<Fr> aux = std::move(recycled.aux);
+  porep::generate_partition_witness(shape, witness, inputs, aux, threads);
   return make_prover_input(pce, std::move(inputs), std::move(aux), threads, std::move(recycled));
 }
 

@@ -38,7 +38,8 @@ LoadResult load_or_build_porep(const std::filesystem::path& cache_dir,
                                const porep::StackedCircuitShape& shape, bool readonly = false,
                                const WriteOptions& write_options = {});
 
-// WitnessGen on the partition, then a, b, c by SpMV: no linear combination is built.
+// The partition witness (its challenges on `threads` threads, porep/parallel_witness.hpp), then a, b, c by
+// SpMV: no linear combination is built.
 // `recycled`: an earlier partition's prover input, whose witness and a, b, c buffers are reused (see
 // make_prover_input).
 groth16::ProverInput porep_prover_input(const CompactR1cs& pce, const porep::StackedCircuitShape& shape,

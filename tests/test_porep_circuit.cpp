@@ -18,6 +18,7 @@
 #include "prover/porep/gen_c1.hpp"
 #include "prover/porep/label_circuit.hpp"
 #include "prover/porep/labels.hpp"
+#include "prover/porep/parallel_witness.hpp"
 #include "prover/r1cs/constraint_system.hpp"
 #include "prover/r1cs/proving_assignment.hpp"
 #include "tests/test_util.hpp"
@@ -115,8 +116,8 @@ static_assert(cuzk::r1cs::ConstraintSystem<InputsOnly>);
 // --- counts ------------------------------------------------------------------------------------------
 
 TEST(StackedCircuitCounts, RustFilProofsTestCircuits) {
-  // rfp stacked_circuit.rs (docs/circuit.md §9): (inputs incl. ONE, constraints) for tree shapes 2-0-0, 8-0-0,
-  // 8-4-0, 8-4-2.
+  // rfp stacked_circuit.rs (docs/circuit.md §9): (inputs incl. ONE, constraints) for tree shapes 2-0-0,
+  // 8-0-0, 8-4-0, 8-4-2.
   struct Case {
     unsigned base, sub, top;
     std::size_t constraints;
@@ -213,6 +214,11 @@ void expect_satisfied_with_verifier_inputs(const GeneratedC1& g) {
     synthesize_stacked_circuit(wg, shape, w);
     EXPECT_EQ(wg.inputs(), checker.inputs());
     EXPECT_TRUE(wg.aux() == checker.aux());
+    // And so does the parallel one (challenges on 4 threads), into a recycled buffer holding other values.
+    std::vector<Fr> inputs(3, Fr::from_u64(7)), aux(wg.aux().size() + 100, Fr::from_u64(9));
+    generate_partition_witness(shape, w, inputs, aux, 4);
+    EXPECT_EQ(inputs, wg.inputs());
+    EXPECT_TRUE(aux == wg.aux());
   }
 }
 
@@ -240,6 +246,24 @@ TEST(StackedCircuit, InputsMatchVerifier32GiBSparsePartition) {
   EXPECT_EQ(public_part(cs.inputs()), verifier_inputs(g.c1, k));
   EXPECT_EQ(cs.num_aux_, 130'169'893u);
   EXPECT_EQ(cs.num_constraints_, 130'278'541u);
+  // The parallel witness's layout counts the same variables: the common part plus 18 equal challenges.
+  const PartitionLayout& layout = partition_layout(shape);
+  EXPECT_EQ(layout.challenges, 18u);
+  EXPECT_EQ(layout.num_inputs(), 328u);
+  EXPECT_EQ(layout.num_aux(), 130'169'893u);
+  EXPECT_EQ(layout.inputs_per_challenge, 18u);
+}
+
+TEST(StackedCircuit, ParallelWitnessRefusesAWitnessOfAnotherShape) {
+  GeneratedC1 g = gen("StackedDrg2KiBV1_1", 14, false);
+  const StackedCircuitShape shape = StackedCircuitShape::from_sector(*g.c1.registered_proof->shape);
+  PartitionWitness w = PartitionWitness::from_c1(g.c1, 0);
+  w.challenges.pop_back();
+  std::vector<Fr> inputs, aux;
+  EXPECT_THROW(generate_partition_witness(shape, w, inputs, aux, 2), PorepError);
+  w = PartitionWitness::from_c1(g.c1, 0);
+  w.challenges[1].comm_d_proofs.base.path.pop_back();  // one level short: another circuit
+  EXPECT_THROW(generate_partition_witness(shape, w, inputs, aux, 2), PorepError);
 }
 
 // --- tampering ---------------------------------------------------------------------------------------

@@ -39,7 +39,6 @@ namespace cuzk::porep {
 
 using algebra::Fr;
 
-
 // What fixes the circuit: sector nodes, layers, challenges per partition and the tree C / R_last shape.
 struct StackedCircuitShape {
   std::uint64_t nodes = 0;
@@ -182,15 +181,14 @@ void synthesize_challenge(CS& cs, const StackedCircuitShape& shape, const Challe
       std::vector<Boolean> le = label.to_bits_le(cs);
       parent_bits.push_back(gadgets::reverse_bit_numbering(le));
     };
-    for (std::size_t i = 0; i < kDrgParents; ++i)
-      parent_label_bits(parents[i].rows[layer - 1], "drg_parent");
+    for (std::size_t i = 0; i < kDrgParents; ++i) parent_label_bits(parents[i].rows[layer - 1], "drg_parent");
     if (layer > 1) {
       // Expander parents contribute their labels of the previous layer.
       for (std::size_t i = 0; i < kExpanderParents; ++i)
         parent_label_bits(parents[kDrgParents + i].rows[layer - 2], "exp_parent");
     }
-    // Expand to 37 (docs/circuit.md §5): layer 1 repeats the 6 DRG parents six times then parents[0]; later layers
-    // take the 14 parents twice then parents[0..9]. Both are "parent q mod count".
+    // Expand to 37 (docs/circuit.md §5): layer 1 repeats the 6 DRG parents six times then parents[0]; later
+    // layers take the 14 parents twice then parents[0..9]. Both are "parent q mod count".
     std::array<std::span<const Boolean>, kLabelParents> expanded;
     for (std::size_t q = 0; q < kLabelParents; ++q) expanded[q] = parent_bits[q % parent_bits.size()];
     auto ns_label = cs.push_namespace("create_label");
@@ -226,12 +224,18 @@ void synthesize_challenge(CS& cs, const StackedCircuitShape& shape, const Challe
 
 }  // namespace circuit_detail
 
-// rfp StackedCircuit::synthesize (docs/circuit.md §4). Throws PorepError when `w` does not fit `shape`.
-template <class CS>
-void synthesize_stacked_circuit(CS& cs, const StackedCircuitShape& shape, const PartitionWitness& w) {
-  using gadgets::AllocatedNum;
-  check_witness_shape(shape, w);
+// What every challenge of a partition uses, allocated before the first challenge (rfp
+// StackedCircuit::synthesize up to its loop over the challenges).
+struct PartitionCommon {
+  gadgets::AllocatedNum comm_d, comm_c, comm_r_last;
+  std::vector<gadgets::Boolean> replica_id_bits;  // big-endian bit numbering, as the label circuit hashes it
+};
 
+// The part of rfp StackedCircuit::synthesize before the challenges (docs/circuit.md §4): replica_id with
+// its bits, comm_d and comm_r as inputs, comm_r_last and comm_c, and comm_r = H(comm_c || comm_r_last).
+template <class CS>
+PartitionCommon synthesize_partition_common(CS& cs, const PartitionWitness& w) {
+  using gadgets::AllocatedNum;
   auto alloc_num = [&](const char* name, const Fr& value) {
     auto ns = cs.push_namespace(name);
     return AllocatedNum::alloc_value(cs, value);
@@ -241,35 +245,50 @@ void synthesize_stacked_circuit(CS& cs, const StackedCircuitShape& shape, const 
     num.inputize(cs);
   };
 
+  PartitionCommon common;
   const AllocatedNum replica_id = alloc_num("replica_id", w.replica_id);
   inputize("replica_id_input", replica_id);
-  std::vector<gadgets::Boolean> replica_id_bits;
   {
     auto ns = cs.push_namespace("replica_id_bits");
     std::vector<gadgets::Boolean> le = replica_id.to_bits_le(cs);
-    replica_id_bits = gadgets::reverse_bit_numbering(le);
+    common.replica_id_bits = gadgets::reverse_bit_numbering(le);
   }
-  const AllocatedNum comm_d = alloc_num("comm_d", w.comm_d);
-  inputize("comm_d_input", comm_d);
+  common.comm_d = alloc_num("comm_d", w.comm_d);
+  inputize("comm_d_input", common.comm_d);
   const AllocatedNum comm_r = alloc_num("comm_r", w.comm_r);
   inputize("comm_r_input", comm_r);
-  const AllocatedNum comm_r_last = alloc_num("comm_r_last", w.comm_r_last);
-  const AllocatedNum comm_c = alloc_num("comm_c", w.comm_c);
+  common.comm_r_last = alloc_num("comm_r_last", w.comm_r_last);
+  common.comm_c = alloc_num("comm_c", w.comm_c);
 
   // comm_r = Poseidon-2(comm_c, comm_r_last) (rfp PoseidonFunction::hash2_circuit).
   AllocatedNum hash;
   {
     auto ns = cs.push_namespace("H_comm_c_comm_r_last");
-    const std::array<AllocatedNum, 2> preimage{comm_c, comm_r_last};
+    const std::array<AllocatedNum, 2> preimage{common.comm_c, common.comm_r_last};
     hash = gadgets::poseidon_hash(cs, std::span<const AllocatedNum>(preimage));
   }
   gadgets::enforce_equal(cs, "enforce comm_r = H(comm_c || comm_r_last)", comm_r, hash);
+  return common;
+}
 
-  for (std::size_t i = 0; i < w.challenges.size(); ++i) {
-    auto ns = cs.push_namespace([&] { return "challenge_" + std::to_string(i); });
-    circuit_detail::synthesize_challenge(cs, shape, w.challenges[i], comm_d, comm_c, comm_r_last,
-                                         std::span<const gadgets::Boolean>(replica_id_bits));
-  }
+// Challenge i of the partition, in its namespace "challenge_i" (rfp params.rs Proof::synthesize).
+template <class CS>
+void synthesize_partition_challenge(CS& cs, const StackedCircuitShape& shape, const PartitionWitness& w,
+                                    const PartitionCommon& common, std::size_t i) {
+  auto ns = cs.push_namespace([&] { return "challenge_" + std::to_string(i); });
+  circuit_detail::synthesize_challenge(cs, shape, w.challenges[i], common.comm_d, common.comm_c,
+                                       common.comm_r_last,
+                                       std::span<const gadgets::Boolean>(common.replica_id_bits));
+}
+
+// rfp StackedCircuit::synthesize (docs/circuit.md §4). Throws PorepError when `w` does not fit `shape`.
+// porep/parallel_witness.hpp computes the same values with the challenges on several threads.
+template <class CS>
+void synthesize_stacked_circuit(CS& cs, const StackedCircuitShape& shape, const PartitionWitness& w) {
+  check_witness_shape(shape, w);
+  const PartitionCommon common = synthesize_partition_common(cs, w);
+  for (std::size_t i = 0; i < w.challenges.size(); ++i)
+    synthesize_partition_challenge(cs, shape, w, common, i);
 }
 
 }  // namespace cuzk::porep
