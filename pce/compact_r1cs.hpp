@@ -4,10 +4,8 @@
 // Almost every coefficient of the PoRep circuit is +-1 or a power of two (bits, UInt32 words, MultiEq and
 // multipack packing: 2^k for k up to 253); the rest come from Poseidon (MDS entries, round constants and
 // their products: ~3,600 distinct values over arities 2..16, measured with the Recorder). So a
-// coefficient is a CoeffCode:
-//   bit 15 clear: the signed power of two +-2^k, k = bits 0..7 (0..254; 2^254 < r < 2^255), bit 8 = minus;
-//                 +1 is code 0, -1 is code 0x100.
-//   bit 15 set:   index (bits 0..14) into CompactR1cs::table, the full field values (at most 32,768).
+// coefficient is a 16-bit CoeffCode: a signed power of two +-2^k, or an index into CompactR1cs::table, the
+// full field values (at most 32,768); the bits are laid out in prover/r1cs/compact_view.hpp.
 // Entries: u32 column (unified variable index, r1cs.hpp) + u16 code = 6 bytes, against 36 in r1cs::R1cs;
 // row offsets are u32 (at most 2^32 - 1 entries per matrix; the 32 GiB circuit has ~0.3e9).
 // Row order and the order of terms within a row are kept exactly (expand(compact(r)) == r).
@@ -22,6 +20,7 @@
 #include <vector>
 
 #include "prover/algebra/bls12_381.hpp"
+#include "prover/r1cs/compact_view.hpp"
 #include "prover/r1cs/evaluate.hpp"
 #include "prover/r1cs/r1cs.hpp"
 
@@ -29,34 +28,21 @@ namespace cuzk::pce {
 
 using algebra::Fr;
 
-using CoeffCode = std::uint16_t;
-inline constexpr CoeffCode kTableFlag = 0x8000;
-inline constexpr CoeffCode kNegativeFlag = 0x0100;
-inline constexpr CoeffCode kPlusOne = 0;
-inline constexpr CoeffCode kMinusOne = kNegativeFlag;
-inline constexpr unsigned kMaxExponent = 254;         // 2^254 < r (r has 255 bits), 2^255 > r
-inline constexpr std::size_t kMaxTableSize = 0x8000;  // 15 bits of table index
+// The codes are defined with the matrix view that the GPU SpMV reads (prover/r1cs/compact_view.hpp).
+using r1cs::CoeffCode;
+using r1cs::exponent_of;
+using r1cs::is_negative;
+using r1cs::is_table_code;
+using r1cs::is_valid_power_code;
+using r1cs::kMaxExponent;
+using r1cs::kMaxTableSize;
+using r1cs::kMinusOne;
+using r1cs::kNegativeFlag;
+using r1cs::kPlusOne;
+using r1cs::kTableFlag;
+using r1cs::power_of_two_code;
+using r1cs::table_index;
 inline constexpr std::uint64_t kMaxEntriesPerMatrix = std::numeric_limits<std::uint32_t>::max();
-
-constexpr CoeffCode power_of_two_code(unsigned k, bool negative) {
-  return static_cast<CoeffCode>(k | (negative ? kNegativeFlag : 0));
-}
-constexpr bool is_table_code(CoeffCode code) {
-  return (code & kTableFlag) != 0;
-}
-constexpr std::size_t table_index(CoeffCode code) {
-  return code & ~kTableFlag;
-}
-constexpr unsigned exponent_of(CoeffCode code) {
-  return code & 0xff;
-}
-constexpr bool is_negative(CoeffCode code) {
-  return (code & kNegativeFlag) != 0;
-}
-// Codes that no encoder produces: exponent > 254 or stray bits 9..14 in a power-of-two code.
-constexpr bool is_valid_power_code(CoeffCode code) {
-  return !is_table_code(code) && (code & 0x7e00) == 0 && exponent_of(code) <= kMaxExponent;
-}
 
 // 2^k in Fr for k <= kMaxExponent (a table built once).
 const Fr& power_of_two(unsigned k);
@@ -97,6 +83,7 @@ struct CompactMatrix {
     return row_offsets.size() * sizeof(std::uint32_t) + columns.size() * sizeof(std::uint32_t) +
            codes.size() * sizeof(CoeffCode);
   }
+  r1cs::CompactMatrixView view() const { return {row_offsets, columns, codes}; }
   friend bool operator==(const CompactMatrix&, const CompactMatrix&) = default;
 };
 
@@ -110,6 +97,8 @@ struct CompactR1cs {
   std::size_t num_constraints() const { return a.rows(); }
   std::size_t num_variables() const { return num_inputs + num_aux; }
   std::size_t nnz() const { return a.nnz() + b.nnz() + c.nnz(); }
+  // The matrices and the table, for the GPU SpMV (gpu/spmv.hpp); valid while this object lives unchanged.
+  r1cs::CompactR1csView view() const { return {num_inputs, num_aux, a.view(), b.view(), c.view(), table}; }
   // Bytes held by the matrices, the table and the density bitsets.
   std::size_t memory_bytes() const;
   Fr coefficient(CoeffCode code) const {
