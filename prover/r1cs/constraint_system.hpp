@@ -11,7 +11,7 @@
 //     return y;
 //   }
 //
-// Constraint systems: seven, each satisfying the concept ConstraintSystem (below), which states the
+// Constraint systems: eight, each satisfying the concept ConstraintSystem (below), which states the
 // members they share: LC, kRecordsConstraints, kHasValues, alloc, alloc_input, enforce, push_namespace,
 // one(), and alloc_bits/add_constraints for those that record no constraints.
 //   Counter        counts constraints / inputs / aux; no values, no linear combinations.
@@ -24,6 +24,8 @@
 //                  densities, without matrices: bellperson's prover-side system.
 //   pce::CompactRecorder (pce/compact_recorder.hpp)  the matrices straight into the compact form of the
 //                  pre-compiled constraint cache; no values.
+//   WitnessSlice (witness_slice.hpp)  WitnessGen into a fixed range of a preallocated witness, so that
+//                  independent parts of a circuit (a PoRep partition's challenges) fill theirs in parallel.
 // The first five are defined in this header; all but CompactRecorder are in cuzk::r1cs. The tests define
 // a few more of their own.
 //

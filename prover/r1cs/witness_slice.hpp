@@ -70,5 +70,6 @@ class WitnessSlice {
   std::size_t aux_base_, input_base_;
   std::size_t aux_used_ = 0, inputs_used_ = 0;
 };
+static_assert(ConstraintSystem<WitnessSlice>);
 
 }  // namespace cuzk::r1cs
