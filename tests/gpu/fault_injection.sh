@@ -69,6 +69,7 @@ for f in json.load(open(sys.argv[1]))["failures"]: print("31" if f["c1"].endswit
     --gpu >"$tmp/strict$n.txt" 2>&1 || got=$?
   [ "$got" -eq 8 ] || { cat "$tmp/strict$n.txt" >&2; fail "N=$n: without --keep-going exited $got, expected 8"; }
   check_outputs "$tmp/strict$n"
+  echo "N=$n: exit 8 with and without --keep-going, the failed sector listed, no partial proof"
 done
 [ "$faults" -ge 1 ] || fail "no run was hit by an injected fault (is the hook built in?)"
 echo "ok: $faults injected device allocation faults, each exit 8 with no partial proof"
