@@ -21,7 +21,8 @@ stamp() { echo "sanitize-and-fuzz: $* ($((SECONDS - start)) s)"; }
 
 # The fast unit tests (seconds each without sanitizers): parsers, encodings, files, caches, the pipeline.
 unit_tests=(test_reliability test_c1_file test_proof_file test_param_names test_encoding test_field test_curve
-            test_domain test_r1cs test_pce test_timing_report test_two_stage)
+            test_domain test_r1cs test_pce_cache test_pce_cache_file test_pce_compact test_pce_evaluate
+            test_timing_report test_two_stage)
 fuzz_targets=(c1 params proof pce_header)
 
 launcher=()
