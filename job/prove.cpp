@@ -6,26 +6,27 @@
 #include <algorithm>
 #include <atomic>
 #include <bit>
-#include <filesystem>
-#include <nlohmann/json.hpp>
 #include <deque>
+#include <filesystem>
 #include <future>
+#include <nlohmann/json.hpp>
 #include <set>
 #include <thread>
 
 #include "io/atomic_file.hpp"
 #include "io/c1_file.hpp"
-#include "pce/cache.hpp"
 #include "io/mapped_file.hpp"
 #include "io/param_names.hpp"
+#include "job/memory_sampler.hpp"
+#include "job/stage_resources.hpp"
+#include "job/synthesizer.hpp"
+#include "job/two_stage.hpp"
+#include "pce/cache.hpp"
 #include "pce/porep_pce.hpp"
 #include "prover/algebra/hex_bytes.hpp"
 #include "prover/groth16/prover.hpp"
 #include "prover/groth16/randomness.hpp"
 #include "prover/groth16/verifier.hpp"
-#include "job/memory_sampler.hpp"
-#include "job/stage_resources.hpp"
-#include "job/two_stage.hpp"
 #include "prover/porep/c1_validate.hpp"
 #include "prover/porep/challenges.hpp"
 #include "prover/porep/param_names.hpp"
@@ -64,7 +65,8 @@ class FailureLog {
     } catch (...) {
       f.message = "unknown exception";
     }
-    if (options_.keep_going) progress(options_, path + ": failed (" + stage + "); --keep-going: on with the next sector");
+    if (options_.keep_going)
+      progress(options_, path + ": failed (" + stage + "); --keep-going: on with the next sector");
     std::lock_guard lock(mutex_);
     if (options_.sector_failed) options_.sector_failed(f);
     failures_.push_back(std::move(f));
@@ -72,8 +74,9 @@ class FailureLog {
   std::vector<SectorFailure> in_input_order() {
     std::lock_guard lock(mutex_);
     std::vector<SectorFailure> out = std::move(failures_);
-    std::stable_sort(out.begin(), out.end(),
-                     [](const SectorFailure& a, const SectorFailure& b) { return a.input_index < b.input_index; });
+    std::stable_sort(out.begin(), out.end(), [](const SectorFailure& a, const SectorFailure& b) {
+      return a.input_index < b.input_index;
+    });
     return out;
   }
 
@@ -91,8 +94,7 @@ std::string ParameterStore::params_path(const porep::SectorShape& shape) const {
 }
 
 std::string ParameterStore::vk_path(const porep::SectorShape& shape) const {
-  return (std::filesystem::path(dir_) /
-          porep::param_file_name(shape, porep::ParamFileKind::kVerifyingKey))
+  return (std::filesystem::path(dir_) / porep::param_file_name(shape, porep::ParamFileKind::kVerifyingKey))
       .string();
 }
 
@@ -124,9 +126,8 @@ const groth16::VerifyingKey& ParameterStore::vk_for(const porep::SectorShape& sh
   if (it != vks_.end()) return *it->second;
   std::string path = vk_path(shape);
   if (!std::filesystem::exists(path))
-    throw JobError(
-        JobError::Kind::kMissingParameters,
-        "no verifying key for " + std::string(shape.label) + " sectors: " + path + " does not exist");
+    throw JobError(JobError::Kind::kMissingParameters, "no verifying key for " + std::string(shape.label) +
+                                                           " sectors: " + path + " does not exist");
   return *(vks_[shape.sector_size] =
                std::make_unique<groth16::VerifyingKey>(groth16::VerifyingKey::read(path)));
 }
@@ -161,7 +162,7 @@ struct SectorJob {
   porep::C1Output c1;
   const porep::RegisteredSealProof* proof = nullptr;
   const groth16::ParameterHeader* header = nullptr;
-  const pce::CompactR1cs* pce = nullptr;  // the circuit's constraint cache (with use_pce)
+  const Synthesizer* synthesizer = nullptr;  // of the sector's circuit shape (PCE or direct)
   SectorReport report;
   PhaseMap<PhaseTime> back_phases;
   PhaseTimer timer;  // from the start of parsing
@@ -213,7 +214,7 @@ class FrontStage {
       pending_of_.pop_front();
       try {
         PartitionWork work = front.get();  // rethrows the task's error
-        if (work.job->failed) {  // keep_going: another partition of its sector failed
+        if (work.job->failed) {            // keep_going: another partition of its sector failed
           buffers_.give(std::move(work.input));
           continue;
         }
@@ -270,7 +271,8 @@ class FrontStage {
       pending_of_.push_back({job, k});
       return;
     }
-    pending_.push_back(std::async(std::launch::async, [this, job, k, lane] { return make_work(job, k, lane); }));
+    pending_.push_back(
+        std::async(std::launch::async, [this, job, k, lane] { return make_work(job, k, lane); }));
     pending_of_.push_back({job, k});
   }
 
@@ -310,7 +312,7 @@ class FrontStage {
     report.sector = sector_name(path, c1);
     if (!names_.insert(report.sector).second)
       throw JobError(JobError::Kind::kOutputExists,
-                          path + ": another input also writes " + report.sector + ".proof");
+                     path + ": another input also writes " + report.sector + ".proof");
     if (c1.sector_num) {
       porep::Domain expected = porep::replica_id(porep::prover_id_from_miner_id(options_.miner_id),
                                                  static_cast<std::uint64_t>(*c1.sector_num), c1.ticket,
@@ -326,26 +328,32 @@ class FrontStage {
     job->header = &store_.header_for(*proof.shape);
     shared_phases_["params.header"] += header_timer.elapsed();
     engines_.prepare(*proof.shape);
-    if (options_.use_pce) job->pce = &pce_for(*job);
+    job->synthesizer = &synthesizer_for(*job);
     return job;
   }
 
-  // The constraint cache of the sector's circuit, loaded or built once per circuit shape in the run.
-  const pce::CompactR1cs& pce_for(const SectorJob& job) {
+  // The synthesizer of the sector's circuit, made once per circuit shape in the run: with use_pce over the
+  // constraint cache, loaded or built here (and checked against the parameter file), else direct.
+  const Synthesizer& synthesizer_for(const SectorJob& job) {
     const porep::RegisteredSealProof& proof = *job.proof;
-    auto it = pce_by_size_.find(proof.shape->sector_size);
-    if (it != pce_by_size_.end()) return it->second;
+    auto it = synthesizers_.find(proof.shape->sector_size);
+    if (it != synthesizers_.end()) return *it->second;
+    if (!options_.use_pce)
+      return *synthesizers_.emplace(proof.shape->sector_size, make_direct_synthesizer()).first->second;
     const porep::StackedCircuitShape shape = porep::StackedCircuitShape::from_sector(*proof.shape);
     PhaseTimer pce_timer;
     // The rule of every command: the flag, else CUZK_PCE_CACHE, else beside the parameters of this run.
     const std::filesystem::path dir = pce::cache_dir(options_.pce_cache_dir, options_.params_dir);
     pce::LoadResult loaded = pce::load_or_build_porep(dir, shape, options_.pce_readonly);
-    progress(options_, std::string(loaded.built ? "built" : "loaded") + " the constraint cache " +
-                           loaded.path.string() +
-                           (loaded.rebuild_reason.empty() ? "" : " (rebuilt: " + loaded.rebuild_reason + ")"));
+    progress(options_,
+             std::string(loaded.built ? "built" : "loaded") + " the constraint cache " +
+                 loaded.path.string() +
+                 (loaded.rebuild_reason.empty() ? "" : " (rebuilt: " + loaded.rebuild_reason + ")"));
     shared_phases_[loaded.built ? "pce.build" : "pce.load"] += pce_timer.elapsed();
     check_parameters_fit(loaded.pce, *job.header, store_.params_path(*proof.shape));
-    return pce_by_size_.emplace(proof.shape->sector_size, std::move(loaded.pce)).first->second;
+    return *synthesizers_
+                .emplace(proof.shape->sector_size, make_pce_synthesizer(std::move(loaded.pce), shape))
+                .first->second;
   }
 
   // May run on several tasks at once: it reads the job and writes only public_inputs[k] and `phases`.
@@ -365,17 +373,10 @@ class FrontStage {
     }
     progress(options_, "synthesizing " + where);
     PhaseTimer synth_timer;
-    groth16::ProverInput input;
     const unsigned workers = std::max(1u, options_.synthesis_workers);
     const unsigned threads = options_.threads == 0 ? 0 : std::max(1u, options_.threads / workers);
-    if (options_.use_pce) {
-      const porep::StackedCircuitShape shape = porep::StackedCircuitShape::from_sector(*proof.shape);
-      input = pce::porep_prover_input(*job.pce, shape, porep::PartitionWitness::from_c1(c1, k),
-                                      workers > 1 && threads == 0 ? per_worker_threads(workers) : threads,
-                                      buffers_.take());
-    } else {
-      input = porep::synthesize_partition(c1, k);
-    }
+    groth16::ProverInput input = job.synthesizer->synthesize(
+        c1, k, workers > 1 && threads == 0 ? per_worker_threads(workers) : threads, buffers_.take());
     phases["synthesize"] += synth_timer.elapsed();
     step_done("synthesize");
     // The inputs the circuit allocated from the C1 witness must be the ones the verifier will
@@ -388,13 +389,13 @@ class FrontStage {
         !std::equal(expected.begin(), expected.end(), input.inputs.begin() + 1)) {
       std::size_t i = 0;
       while (i < expected.size() && i + 1 < input.inputs.size() && input.inputs[i + 1] == expected[i]) ++i;
-      throw JobError(
-          JobError::Kind::kUnsatisfiedCircuit,
-          where + ": public input " + std::to_string(i) +
-              " from the vanilla proofs differs from the one the verifier derives (challenge " +
-              std::to_string(i < porep::kSectorInputs ? 0
-                                                      : (i - porep::kSectorInputs) / porep::kInputsPerChallenge) +
-              "): the C1 file does not match its replica_id, seed or proof type");
+      throw JobError(JobError::Kind::kUnsatisfiedCircuit,
+                     where + ": public input " + std::to_string(i) +
+                         " from the vanilla proofs differs from the one the verifier derives (challenge " +
+                         std::to_string(i < porep::kSectorInputs
+                                            ? 0
+                                            : (i - porep::kSectorInputs) / porep::kInputsPerChallenge) +
+                         "): the C1 file does not match its replica_id, seed or proof type");
     }
     phases["inputs"] += inputs_timer.elapsed();
     step_done("inputs");
@@ -404,8 +405,8 @@ class FrontStage {
     if (auto row = groth16::first_unsatisfied(input)) {
       std::string named = porep::check_partition(c1, k).value_or("constraint " + std::to_string(*row));
       throw JobError(JobError::Kind::kUnsatisfiedCircuit,
-                          where + ": the vanilla proofs do not satisfy the circuit at " + named +
-                              " (a tampered or corrupt C1 file?)");
+                     where + ": the vanilla proofs do not satisfy the circuit at " + named +
+                         " (a tampered or corrupt C1 file?)");
     }
     phases["satisfied"] += satisfied_timer.elapsed();
     step_done("satisfied");
@@ -437,8 +438,9 @@ class FrontStage {
     expect("b_g1", header.b_g1, b);
     expect("b_g2", header.b_g2, b);
     if (!why.empty())
-      throw JobError(JobError::Kind::kMissingParameters,
-                     path + " is not for this circuit: " + why + " (parameters of another sector size or version?)");
+      throw JobError(
+          JobError::Kind::kMissingParameters,
+          path + " is not for this circuit: " + why + " (parameters of another sector size or version?)");
   }
 
   const std::vector<std::string>& paths_;
@@ -450,12 +452,12 @@ class FrontStage {
   Timeline& timeline_;
   PhaseMap<PhaseTime>& shared_phases_;
   FailureLog& failures_;
-  std::map<std::uint64_t, pce::CompactR1cs> pce_by_size_;  // one cache per circuit shape in the run
+  std::map<std::uint64_t, std::unique_ptr<Synthesizer>> synthesizers_;  // one per circuit shape in the run
   std::set<std::string> names_;
   std::shared_ptr<SectorJob> job_;  // the sector whose partitions are being launched
   std::size_t sector_ = 0;
   unsigned partition_ = 0;
-  std::deque<std::future<PartitionWork>> pending_;  // launched, in partition order
+  std::deque<std::future<PartitionWork>> pending_;                          // launched, in partition order
   std::deque<std::pair<std::shared_ptr<SectorJob>, unsigned>> pending_of_;  // each one's sector and partition
   bool launched_all_ = false;
   unsigned launched_ = 0;
@@ -518,7 +520,8 @@ class BackStage {
     // The engine's steps run back to back: H, then the G1 MSMs, then the G2 MSM (gathering the dense
     // scalars between them is counted in the gaps).
     add_step("prove.h", job, work.partition, start, start + t.h.wall_s);
-    add_step("prove.msm_g1", job, work.partition, end - t.msm_g2.wall_s - t.msm_g1.wall_s, end - t.msm_g2.wall_s);
+    add_step("prove.msm_g1", job, work.partition, end - t.msm_g2.wall_s - t.msm_g1.wall_s,
+             end - t.msm_g2.wall_s);
     add_step("prove.msm_g2", job, work.partition, end - t.msm_g2.wall_s, end);
     job.back_phases["prove"] += prove_timer.elapsed();
     job.back_phases["prove.h"] += t.h;
@@ -597,16 +600,17 @@ namespace {
 void check_parameters(ParameterStore& store, const porep::SectorShape& shape, bool need_vk) {
   const std::string params = store.params_path(shape);
   if (std::string why = io::why_not_a_regular_file(params); !why.empty() && why != "no such file")
-    throw JobError(JobError::Kind::kMissingParameters,
-                   "no Groth16 parameters for " + std::string(shape.label) + " sectors: " + params + " is " + why);
+    throw JobError(
+        JobError::Kind::kMissingParameters,
+        "no Groth16 parameters for " + std::string(shape.label) + " sectors: " + params + " is " + why);
   const groth16::ParameterHeader& header = store.header_for(shape);  // kMissingParameters when absent
   if (!need_vk) return;
   const groth16::VerifyingKey& vk = store.vk_for(shape);
   if (header.vk.ic.size() != vk.ic.size())
     throw JobError(JobError::Kind::kMissingParameters,
-                   params + " and " + store.vk_path(shape) + " do not belong together: " +
-                       std::to_string(header.vk.ic.size()) + " and " + std::to_string(vk.ic.size()) +
-                       " public input points");
+                   params + " and " + store.vk_path(shape) +
+                       " do not belong together: " + std::to_string(header.vk.ic.size()) + " and " +
+                       std::to_string(vk.ic.size()) + " public input points");
 }
 
 // Everything that can be checked before heavy work: each C1 file parses and validates, its proof file
@@ -626,7 +630,8 @@ std::vector<std::size_t> check_inputs(const std::vector<std::string>& paths, con
       porep::validate_c1(c1, path);
       sector = sector_name(path, c1);
       if (!names.insert(sector).second)
-        throw JobError(JobError::Kind::kOutputExists, path + ": another input also writes " + sector + ".proof");
+        throw JobError(JobError::Kind::kOutputExists,
+                       path + ": another input also writes " + sector + ".proof");
       const std::filesystem::path out(options.output_dir);
       io::check_output_file(out / (sector + ".proof"));
       if (options.dump_public_inputs) io::check_output_file(out / (sector + ".inputs.json"));

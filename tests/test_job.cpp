@@ -21,9 +21,12 @@
 #include <string>
 #include <vector>
 
+#include "io/c1_file.hpp"
 #include "io/io_error.hpp"
 #include "io/temp_dir.hpp"
 #include "job/prove.hpp"
+#include "job/synthesizer.hpp"
+#include "pce/porep_pce.hpp"
 #include "prover/algebra/hex_bytes.hpp"
 #include "prover/groth16/setup.hpp"
 #include "prover/porep/param_names.hpp"
@@ -152,6 +155,32 @@ TEST_P(Job, AnUnreadableInputStopsTheRunBeforeAnySectorIsProven) {
                                            path_of("bad-label.json")};
   EXPECT_THROW(prove_c1_files(inputs, options(tmp.path(), GetParam())), io::IoError);
   EXPECT_EQ(files_in(tmp.path()), std::vector<std::string>{});
+}
+
+TEST(Synthesizers, ThePceAndTheDirectOneGiveTheSameProverInput) {
+  // The two sides of the synthesis seam on a 2KiB partition: the cache path (parallel witness, SpMV, into a
+  // recycled buffer) against bellperson's ProvingAssignment, an independent computation of a, b, c.
+  const porep::C1Output c1 = io::read_c1_file(path_of("2KiB-V1_1.json"));
+  const porep::StackedCircuitShape shape =
+      porep::StackedCircuitShape::from_sector(*c1.registered_proof->shape);
+  const auto cached = make_pce_synthesizer(pce::build_porep_pce(shape), shape);
+  const auto direct = make_direct_synthesizer();
+  groth16::ProverInput recycled;
+  recycled.aux.assign(10, Fr::from_u64(3));
+  recycled.a.assign(5, Fr::from_u64(4));
+  const groth16::ProverInput x = cached->synthesize(c1, 0, 2, std::move(recycled));
+  const groth16::ProverInput y = direct->synthesize(c1, 0, 2, {});
+  EXPECT_EQ(x.inputs, y.inputs);
+  EXPECT_TRUE(x.aux == y.aux);
+  EXPECT_TRUE(x.a == y.a);
+  EXPECT_TRUE(x.b == y.b);
+  EXPECT_TRUE(x.c == y.c);
+  EXPECT_EQ(x.densities.a_aux, y.densities.a_aux);
+  EXPECT_EQ(x.densities.b_input, y.densities.b_input);
+  EXPECT_EQ(x.densities.b_aux, y.densities.b_aux);
+  // A partition the C1 file does not have is refused by both.
+  EXPECT_ANY_THROW(cached->synthesize(c1, 1, 2, {}));
+  EXPECT_ANY_THROW(direct->synthesize(c1, 1, 2, {}));
 }
 
 INSTANTIATE_TEST_SUITE_P(OverlapOffAndOn, Job, ::testing::Bool(),
