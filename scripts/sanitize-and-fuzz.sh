@@ -37,6 +37,7 @@ stamp "built"
 
 # halt_on_error: the first report fails the run. detect_leaks: the tests own everything they allocate.
 export ASAN_OPTIONS="halt_on_error=1:abort_on_error=1:detect_leaks=1:detect_stack_use_after_return=1"
+export LSAN_OPTIONS="suppressions=$PWD/tests/lsan.supp:print_suppressions=0"  # the OpenMP runtime's own buffers
 export UBSAN_OPTIONS="halt_on_error=1:print_stacktrace=1"
 for t in "${unit_tests[@]}"; do
   "$build/tests/$t" --gtest_brief=1 >"$build/$t.log" 2>&1 ||
