@@ -13,10 +13,9 @@ trap 'rm -rf "$tmp"' EXIT
 fail() { echo "FAIL: $*" >&2; exit 1; }
 # The GPU machine has python3 but no Node.js: the report is read with python3.
 command -v python3 >/dev/null 2>&1 || fail "python3 is not installed"
-vk_name="$("$CUZK_BIN" params names --sector-size 2KiB | awk '/\.vk$/ {print $2}')"
-if ! "$CUZK_BIN" params info "$params/$vk_name" >/dev/null 2>&1; then
-  "$CUZK_BIN" params setup --sector-size 2KiB --params-dir "$params" --force || fail "params setup exited $?"
-fi
+# shellcheck source=tests/scripts/lib/shared_params.bash
+source "$(dirname "${BASH_SOURCE[0]}")/../scripts/lib/shared_params.bash"
+shared_test_params "$params" || fail "params setup exited $?"
 export CUZK_PCE_CACHE="$tmp/pce"
 "$CUZK_BIN" gen-c1 --sector-size 2KiB --seed 31 --sector-id 31 --envelope -o "$tmp/a.json" >/dev/null 2>&1 || fail gen-c1
 "$CUZK_BIN" gen-c1 --sector-size 2KiB --seed 32 --sector-id 32 --envelope -o "$tmp/b.json" >/dev/null 2>&1 || fail gen-c1

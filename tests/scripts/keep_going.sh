@@ -16,9 +16,9 @@ command -v node >/dev/null 2>&1 || fail "node is not installed (run scripts/inst
 
 vk_name="$("$CUZK_BIN" params names --sector-size 2KiB | awk '/\.vk$/ {print $2}')"
 params_name="$("$CUZK_BIN" params names --sector-size 2KiB | awk '/\.params$/ {print $2}')"
-if ! "$CUZK_BIN" params info "$params/$vk_name" >/dev/null 2>&1; then
-  "$CUZK_BIN" params setup --sector-size 2KiB --params-dir "$params" --force || fail "params setup exited $?"
-fi
+# shellcheck source=tests/scripts/lib/shared_params.bash
+source "$(dirname "${BASH_SOURCE[0]}")/lib/shared_params.bash"
+shared_test_params "$params" || fail "params setup exited $?"
 export CUZK_PCE_CACHE="$tmp/pce"  # one cache for the runs below that do not test the cache itself
 
 "$CUZK_BIN" gen-c1 --sector-size 2KiB --seed 21 --sector-id 21 -o "$tmp/good1.json" >/dev/null 2>&1 || fail "gen-c1"

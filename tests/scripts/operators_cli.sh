@@ -14,10 +14,9 @@ command -v jq >/dev/null 2>&1 || fail "jq is not installed (run scripts/install-
 tmp="$(mktemp -d)"
 trap 'rm -rf "$tmp"' EXIT
 
-if ! "$CUZK_BIN" params info "$params/$("$CUZK_BIN" params names --sector-size 2KiB | awk '/\.vk$/ {print $2}')" \
-    >/dev/null 2>&1; then
-  "$CUZK_BIN" params setup --sector-size 2KiB --params-dir "$params" --force || fail "params setup exited $?"
-fi
+# shellcheck source=tests/scripts/lib/shared_params.bash
+source "$(dirname "${BASH_SOURCE[0]}")/lib/shared_params.bash"
+shared_test_params "$params" || fail "params setup exited $?"
 export FIL_PROOFS_PARAMETER_CACHE="$params"
 "$CUZK_BIN" gen-c1 --sector-size 2KiB --seed 21 --sector-id 31 --envelope -o "$tmp/a.json" || fail "gen-c1"
 "$CUZK_BIN" gen-c1 --sector-size 2KiB --seed 22 --sector-id 32 --envelope -o "$tmp/b.json" || fail "gen-c1"

@@ -17,10 +17,9 @@ command -v node >/dev/null 2>&1 || fail "node is not installed (run scripts/inst
 tmp="$(mktemp -d)"
 trap 'rm -rf "$tmp"' EXIT
 
-if ! "$CUZK_BIN" params info "$params/$("$CUZK_BIN" params names --sector-size 2KiB | awk '/\.vk$/ {print $2}')" \
-    >/dev/null 2>&1; then
-  "$CUZK_BIN" params setup --sector-size 2KiB --params-dir "$params" --force || fail "params setup exited $?"
-fi
+# shellcheck source=tests/scripts/lib/shared_params.bash
+source "$(dirname "${BASH_SOURCE[0]}")/lib/shared_params.bash"
+shared_test_params "$params" || fail "params setup exited $?"
 # The streamed setup (pce/test_setup.hpp) writes the size that bellperson's densities give, the size the
 # in-memory generate_parameters wrote for 2KiB before it (issue 16).
 params_file="$params/$("$CUZK_BIN" params names --sector-size 2KiB | awk '/\.params$/ {print $2}')"
