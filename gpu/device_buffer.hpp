@@ -18,14 +18,29 @@ namespace cuzk::gpu {
 // Fault injection, for tests only: with CUZK_FAULT_CUDA_ALLOC=N in the environment the Nth device
 // allocation of the process (counted from 1) fails as if the device were out of memory, so that a test
 // can check that a failure mid-batch ends with exit 8, names the phase and partition and writes no
-// partial proof (tests/gpu/fault_injection.sh). Unset or 0: never.
+// partial proof (tests/gpu/fault_injection.sh). Unset or 0: never. A test in C++ arms it with
+// fail_device_allocation_in() instead (tests/gpu/test_engine_recovery.cu).
+struct AllocFaultHook {
+  std::atomic<long> count{0};    // DeviceBuffer allocations so far
+  std::atomic<long> fail_at{0};  // the one that fails (0: none)
+  AllocFaultHook() {
+    if (const char* env = std::getenv("CUZK_FAULT_CUDA_ALLOC")) fail_at = std::atol(env);
+  }
+};
+inline AllocFaultHook& alloc_fault_hook() {
+  static AllocFaultHook hook;
+  return hook;
+}
 inline cudaError_t injected_alloc_fault() {
-  static const long fail_at = [] {
-    const char* env = std::getenv("CUZK_FAULT_CUDA_ALLOC");
-    return env ? std::atol(env) : 0L;
-  }();
-  static std::atomic<long> count{0};
-  return fail_at > 0 && ++count == fail_at ? cudaErrorMemoryAllocation : cudaSuccess;
+  AllocFaultHook& hook = alloc_fault_hook();
+  const long n = ++hook.count;
+  const long at = hook.fail_at.load();
+  return at > 0 && n == at ? cudaErrorMemoryAllocation : cudaSuccess;
+}
+// Tests only: the nth DeviceBuffer allocation from now (1: the next) fails; 0 disarms the hook.
+inline void fail_device_allocation_in(long n) {
+  AllocFaultHook& hook = alloc_fault_hook();
+  hook.fail_at = n > 0 ? hook.count.load() + n : 0;
 }
 
 template <class T>

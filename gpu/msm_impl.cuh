@@ -696,8 +696,12 @@ Msm<Cfg>::Msm(DeviceAffine* device_bases, std::size_t count, std::shared_ptr<Msm
     const std::unique_ptr<void, cudaError_t (*)(void*)> given(device_bases, cudaFree);
     impl_->bases = nullptr;
     CUDA_OK(cudaMalloc(reinterpret_cast<void**>(&impl_->bases), entries * sizeof(DeviceAffine)));
-    CUDA_OK(cudaMemcpy(impl_->bases, device_bases, count * sizeof(DeviceAffine), cudaMemcpyDeviceToDevice));
-    impl_->fill_endomorphism_table();
+    // On this Msm's stream, which the table's kernel then follows: a cudaMemcpy between device buffers
+    // returns before the copy is done and runs on the legacy stream, which a non-blocking stream does not
+    // wait for, so the kernel could read the new buffer before the bases are in it.
+    CUDA_OK(cudaMemcpyAsync(impl_->bases, device_bases, count * sizeof(DeviceAffine), cudaMemcpyDeviceToDevice,
+                            impl_->stream.get()));
+    impl_->fill_endomorphism_table();  // synchronises the stream: the copy is done before `given` is freed
   }
 }
 
