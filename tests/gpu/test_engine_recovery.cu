@@ -3,6 +3,7 @@
 // that proved, and after an engine whose proof failed at each of its device allocations in turn (the
 // test-only fault hook of gpu/device_buffer.hpp). A batch run with --keep-going makes such a fresh engine
 // after a device fault (job/stage_resources.hpp, EngineCache::forget), and every later sector depends on it.
+// Also the endomorphism table of the h MSM made from device bases again and again at the 2KiB circuit's size.
 //
 // Its own executable: the fault hook's allocation counter is process-wide.
 #include <gtest/gtest.h>
@@ -17,6 +18,7 @@
 #include "gpu/cuda_check.hpp"
 #include "gpu/device_buffer.hpp"
 #include "gpu/groth16_engine.hpp"
+#include "gpu/msm.hpp"
 #include "prover/groth16/demo_circuit.hpp"
 #include "prover/groth16/prover.hpp"
 #include "prover/groth16/setup.hpp"
@@ -169,6 +171,25 @@ TEST_F(GpuEngineRecovery, AnEngineMadeAfterADeviceFaultInsideAProofComputesTheSa
   }
   EXPECT_GE(faults, 1) << "no allocation inside a proof was failed (is the hook built in?)";
   std::printf("faults injected inside a proof: %d\n", faults);
+}
+
+// The endomorphism table made from device bases (as the engine makes h's from the parameter file), at the
+// size of the 2KiB PoRep circuit's h vector and made again after the last one is gone: its MSM equals the
+// plain table's. The table's kernel must wait for the copy of the bases into the table's buffer; a copy it
+// did not wait for would leave part of the phi half made from stale memory.
+TEST(GpuMsmEndomorphismTable, MadeFromDeviceBasesAgainAndAgainAtScale) {
+  CUZK_REQUIRE_GPU();
+  constexpr std::size_t kPoints = (std::size_t{1} << 22) - 1;
+  constexpr std::uint64_t kPointSeed = 11;
+  Fr* scalars = gpu::generate_scalars_on_device(kPoints, 7);
+  const std::unique_ptr<Fr, cudaError_t (*)(void*)> free_scalars(scalars, cudaFree);
+  gpu::G1Msm plain(gpu::generate_points_on_device<algebra::G1Config>(kPoints, kPointSeed), kPoints);
+  const algebra::G1Affine want = plain.run_device(scalars, kPoints).to_affine();
+  for (int round = 0; round < 3; ++round) {
+    gpu::G1Msm with_table(gpu::generate_points_on_device<algebra::G1Config>(kPoints, kPointSeed), kPoints,
+                          nullptr, gpu::MsmTables::kEndomorphism);
+    EXPECT_TRUE(with_table.run_device(scalars, kPoints).to_affine() == want) << "round " << round;
+  }
 }
 
 }  // namespace
