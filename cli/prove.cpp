@@ -22,12 +22,12 @@
 #include "cli/errors.hpp"
 #include "cli/exit_codes.hpp"
 #include "io/atomic_file.hpp"
-#include "io/c1_file.hpp"
 #include "io/param_names.hpp"
-#include "io/proof_file.hpp"
 #include "job/metrics.hpp"
 #include "job/progress.hpp"
 #include "prover/algebra/hex_bytes.hpp"
+#include "prover/groth16/proof_file.hpp"
+#include "prover/porep/c1_file.hpp"
 #include "prover/porep/challenges.hpp"
 #include "prover/porep/registered_proof.hpp"
 #include "prover/timing.hpp"
@@ -265,7 +265,7 @@ void run_prove(const ProveFlags& f) {
       std::fflush(stdout);
     }
     job::RunReport partial;
-    partial.engine = options.engine_factory ? options.engine_name : "cpu";
+    partial.engine = options.engine_name;
     partial.sectors = done;
     partial.total = run_timer.elapsed();
     partial.peak_rss_bytes = peak_rss_bytes();
@@ -344,7 +344,7 @@ int run_verify(const VerifyFlags& f) {
   const porep::RegisteredSealProof* proof = nullptr;
   porep::Domain replica{}, comm_d{}, comm_r{}, seed{};
   if (!f.c1_file.empty()) {
-    porep::C1Output c1 = io::read_c1_file(f.c1_file);
+    porep::C1Output c1 = porep::read_c1_file(f.c1_file);
     proof = c1.registered_proof;
     replica = c1.replica_id;
     comm_d = c1.comm_d;
@@ -369,7 +369,7 @@ int run_verify(const VerifyFlags& f) {
                                   parse_domain("--ticket", f.ticket), comm_d, proof->porep_id());
     }
   }
-  std::vector<groth16::Proof> proofs = io::read_proof_file(f.proof_file);
+  std::vector<groth16::Proof> proofs = groth16::read_proof_file(f.proof_file);
   job::ParameterStore store(f.params_dir.empty() ? io::parameter_cache_dir().string() : f.params_dir);
   const groth16::VerifyingKey& vk = store.vk_for(*proof->shape);
   if (proofs.size() != proof->partitions()) {
