@@ -1,4 +1,6 @@
 // `cuzk gen-c1`: writes a C1 output file whose every constraint is satisfied (test data).
+#include "prover/porep/gen_c1.hpp"
+
 #include <spdlog/spdlog.h>
 
 #include <CLI/CLI.hpp>
@@ -7,9 +9,8 @@
 
 #include "cli/commands.hpp"
 #include "io/atomic_file.hpp"
-#include "io/c1_file.hpp"
+#include "prover/porep/c1_file.hpp"
 #include "prover/porep/errors.hpp"
-#include "prover/porep/gen_c1.hpp"
 #include "prover/porep/registered_proof.hpp"
 
 namespace cuzk::cli {
@@ -52,7 +53,7 @@ void run_gen_c1(const GenC1Flags& f) {
   auto start = std::chrono::steady_clock::now();
   porep::GeneratedC1 g = porep::generate_c1(options);
   g.c1.sector_num = static_cast<std::int64_t>(f.sector_id);
-  std::string json = f.envelope ? io::c1_to_envelope_json(g.c1) : io::c1_to_json(g.c1);
+  std::string json = f.envelope ? porep::c1_to_envelope_json(g.c1) : porep::c1_to_json(g.c1);
   io::write_file_atomic(f.output, {reinterpret_cast<const std::uint8_t*>(json.data()), json.size()});
   double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   spdlog::info("gen-c1: wrote {} ({} bytes, {}, {} construction, sector {} miner t0{}) in {:.1f} s", f.output,
@@ -63,8 +64,10 @@ void run_gen_c1(const GenC1Flags& f) {
 
 void register_gen_c1_command(CLI::App& app) {
   auto flags = std::make_shared<GenC1Flags>();
-  CLI::App* cmd = app.add_subcommand("gen-c1", "Write a valid C1 output file for testing (not a real sector)");
-  cmd->add_option("--sector-size", flags->sector_size, "2KiB, 8MiB, 512MiB, 32GiB or 64GiB")->capture_default_str();
+  CLI::App* cmd =
+      app.add_subcommand("gen-c1", "Write a valid C1 output file for testing (not a real sector)");
+  cmd->add_option("--sector-size", flags->sector_size, "2KiB, 8MiB, 512MiB, 32GiB or 64GiB")
+      ->capture_default_str();
   cmd->add_option("--proof", flags->proof,
                   "registered seal proof, e.g. StackedDrg2KiBV1 (default: StackedDrg<size>V1_1)");
   cmd->add_option("--seed", flags->seed, "seed of the generated data, ticket and seed")
@@ -79,8 +82,10 @@ void register_gen_c1_command(CLI::App& app) {
   cmd->add_option("-o,--output", flags->output, "output file")->required();
   cmd->add_flag("--envelope", flags->envelope,
                 "write the lotus-bench envelope {SectorNum, Phase1Out: base64, SectorSize}");
-  auto* sparse = cmd->add_flag("--sparse", flags->sparse, "materialize only challenged nodes (default above 8MiB)");
-  cmd->add_flag("--dense", flags->dense, "seal the whole sector for real (default up to 8MiB)")->excludes(sparse);
+  auto* sparse =
+      cmd->add_flag("--sparse", flags->sparse, "materialize only challenged nodes (default above 8MiB)");
+  cmd->add_flag("--dense", flags->dense, "seal the whole sector for real (default up to 8MiB)")
+      ->excludes(sparse);
   cmd->callback([flags] { run_gen_c1(*flags); });
 }
 

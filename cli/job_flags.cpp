@@ -47,8 +47,8 @@ void select_engine(job::ProveOptions& options, bool use_gpu, const std::string& 
   std::string why;
   if (gpu::list_devices(&why).empty())
     throw job::JobError(job::JobError::Kind::kNoGpu, "--gpu: no GPU is visible (" + why + ")");
-  options.engine_factory = [engine](const std::string& params_path, const groth16::ParameterHeader& header) {
-    return gpu::make_gpu_engine(params_path, header, engine);
+  options.engine_factory = [engine](const job::EngineRequest& request) {
+    return gpu::make_gpu_engine(request.params_path, request.header, engine);
   };
   options.engine_name = "gpu";
   options.device_memory_used = [] { return static_cast<std::uint64_t>(gpu::device_memory_in_use()); };
@@ -56,7 +56,7 @@ void select_engine(job::ProveOptions& options, bool use_gpu, const std::string& 
   (void)options;
   (void)gpu_memory;
   throw job::JobError(job::JobError::Kind::kNoGpu,
-                                "--gpu: this cuzk was built without CUDA (rebuild where nvcc is installed)");
+                      "--gpu: this cuzk was built without CUDA (rebuild where nvcc is installed)");
 #endif
 }
 
@@ -111,12 +111,14 @@ CLI::Option* add_job_flags(CLI::App* cmd, JobFlags& f) {
                   "costs the memory of a synthesized partition, ~17 GB at 32GiB")
       ->check(CLI::Range(0u, 64u))
       ->capture_default_str();
-  cmd->add_option("--gpu-memory", f.gpu_memory,
-                  "with --gpu: device memory the prover may use (e.g. 22GiB); base vectors that do not fit are "
-                  "streamed from pinned host memory per MSM (same proofs, slower)");
-  cmd->add_option("--test-randomness", f.test_randomness,
-                  "TEST ONLY: derive r and s from this seed, so that runs give identical proofs (such proofs are "
-                  "not zero-knowledge)")
+  cmd->add_option(
+      "--gpu-memory", f.gpu_memory,
+      "with --gpu: device memory the prover may use (e.g. 22GiB); base vectors that do not fit are "
+      "streamed from pinned host memory per MSM (same proofs, slower)");
+  cmd->add_option(
+         "--test-randomness", f.test_randomness,
+         "TEST ONLY: derive r and s from this seed, so that runs give identical proofs (such proofs are "
+         "not zero-knowledge)")
       ->check(u64_validator());
   cmd->add_option("--miner-id", f.miner_id, "miner actor id, to cross-check replica_id")
       ->check(u64_validator())

@@ -16,9 +16,9 @@
 #include <vector>
 
 #include "cli/commands.hpp"
-#include "io/proof_file.hpp"
 #include "prover/algebra/encoding.hpp"
 #include "prover/algebra/hex_bytes.hpp"
+#include "prover/groth16/proof_file.hpp"
 
 namespace cuzk::cli {
 namespace {
@@ -89,8 +89,8 @@ std::vector<PointReport> inspect_partition(std::span<const std::uint8_t> proof) 
 }
 
 void run_inspect(const std::string& path, bool json) {
-  const std::vector<std::uint8_t> bytes = io::read_proof_file_bytes(path);  // IoError: exit kInputError
-  const std::size_t count = io::proof_count(bytes.size(), path);
+  const std::vector<std::uint8_t> bytes = groth16::read_proof_file_bytes(path);  // IoError: exit kInputError
+  const std::size_t count = groth16::proof_count(bytes.size(), path);
   std::size_t invalid = 0;
   std::optional<EncodingError> first_error;
   nlohmann::json out = {{"file", path}, {"size", bytes.size()}, {"partitions", nlohmann::json::array()}};

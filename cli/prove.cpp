@@ -1,6 +1,4 @@
 // `cuzk prove` (the main job) and `cuzk verify`.
-#include "job/prove.hpp"
-
 #include <fmt/format.h>
 #include <spdlog/sinks/sink.h>
 #include <spdlog/spdlog.h>
@@ -22,12 +20,13 @@
 #include "cli/errors.hpp"
 #include "cli/exit_codes.hpp"
 #include "io/atomic_file.hpp"
-#include "io/c1_file.hpp"
 #include "io/param_names.hpp"
-#include "io/proof_file.hpp"
 #include "job/metrics.hpp"
 #include "job/progress.hpp"
+#include "job/prove.hpp"
 #include "prover/algebra/hex_bytes.hpp"
+#include "prover/groth16/proof_file.hpp"
+#include "prover/porep/c1_file.hpp"
 #include "prover/porep/challenges.hpp"
 #include "prover/porep/registered_proof.hpp"
 #include "prover/timing.hpp"
@@ -94,7 +93,8 @@ std::string unproven_record(const std::string& c1, bool failed, int exit_code, c
   return j.dump();
 }
 
-// On a terminal, log lines first erase the live progress line and then draw it again below them.
+// On a terminal, log lines first erase the live progress line and then draw it
+// again below them.
 class ProgressAwareSink : public spdlog::sinks::sink {
  public:
   ProgressAwareSink(spdlog::sink_ptr inner, job::ProgressReporter& progress)
@@ -116,7 +116,8 @@ class ProgressAwareSink : public spdlog::sinks::sink {
   job::ProgressReporter& progress_;
 };
 
-// Swaps the default logger's sinks for progress-aware ones for the life of the run.
+// Swaps the default logger's sinks for progress-aware ones for the life of the
+// run.
 class LiveLineLogging {
  public:
   explicit LiveLineLogging(job::ProgressReporter& progress) {
@@ -140,61 +141,107 @@ double unix_now() {
   return std::chrono::duration<double>(std::chrono::system_clock::now().time_since_epoch()).count();
 }
 
-void run_prove(const ProveFlags& f) {
-  // Output paths first: a report or metrics file that cannot be written is found before hours of proving.
-  if (!f.report.empty()) io::check_output_file(f.report);
-  if (!f.metrics_file.empty()) io::check_output_file(f.metrics_file);
-  job::ProveOptions options;
-  options.output_dir = f.output_dir;
-  options.verify = !f.no_verify;
-  options.check_circuit = f.check;
-  options.dump_public_inputs = f.dump_inputs;
-  options.pce_readonly = f.pce_readonly;
-  options.pce_cache_dir = f.pce_cache_dir;
-  options.keep_going = f.keep_going;
-  if (f.no_verify) spdlog::warn("--no-verify: proofs are written without being verified first");
+// One `cuzk prove` run: the job's options from the flags, its callbacks
+// (progress, result lines, the failure that ends a run) and the two endings, a
+// finished run (--keep-going failures included) and a run that stopped.
+// Records, report and metrics are written in both.
+class ProveRun {
+ public:
+  explicit ProveRun(const ProveFlags& f)
+      : f_(f),
+        inputs_(f.job.c1_files.size()),
+        progress_(
+            job::progress_style_for(stderr, !spdlog::should_log(spdlog::level::info)), stderr,
+            [](const std::string& line) { spdlog::info("progress: {}", line); }, f.progress_interval_s),
+        live_logging_(progress_) {}
 
-  // Progress over the partitions of the run (--quiet or a log level above info: none).
-  const bool quiet = !spdlog::should_log(spdlog::level::info);
-  job::ProgressReporter progress(
-      job::progress_style_for(stderr, quiet), stderr,
-      [](const std::string& line) { spdlog::info("progress: {}", line); }, f.progress_interval_s);
-  LiveLineLogging live_logging(progress);
-  const bool live = progress.style() == job::ProgressReporter::Style::kLiveLine;
-  const std::size_t inputs = f.job.c1_files.size();
-  std::mutex counts_mutex;
-  std::map<std::string, unsigned> partitions_of;  // inputs whose partition count is known
-  std::uint64_t partitions_done = 0;
-  std::atomic<std::size_t> sectors_started = 0;  // read by both stages' threads
-  auto set_detail = [&](const std::string& what) {
-    progress.set_detail(
-        fmt::format("sector {}/{}: {}", std::max<std::size_t>(sectors_started.load(), 1), inputs, what));
-  };
-  options.progress = [&](const std::string& m) {
-    if (m.starts_with("parsing ")) ++sectors_started;
-    // On a terminal the step shows on the live line; in a log it stays a line of its own, as before.
-    if (live) {
-      spdlog::debug("{}", m);
-      set_detail(m);
-    } else {
-      spdlog::info("{}", m);
+  void run() {
+    // Output paths first: a report or metrics file that cannot be written is
+    // found before hours of proving.
+    if (!f_.report.empty()) io::check_output_file(f_.report);
+    if (!f_.metrics_file.empty()) io::check_output_file(f_.metrics_file);
+    job::ProveOptions options = options_from_flags();
+    PhaseTimer run_timer;
+    progress_.begin("proving", 0, "partitions");
+    progress_.start_ticker(1);  // heartbeat: the live line's clock, and log
+                                // lines during long partitions
+    job::RunReport report;
+    try {
+      // Inside the try: a --gpu without a usable GPU is a failed run with its
+      // records and metrics too.
+      apply_job_flags(f_.job, options);
+#ifdef CUZK_HAVE_CUDA
+      if (f_.job.gpu)
+        if (auto devices = gpu::list_devices(); !devices.empty()) gpu_name_ = devices.front().name;
+#endif
+      report = job::prove_c1_files(f_.job.c1_files, options);
+    } catch (...) {
+      progress_.finish();
+      end_stopped_run(options, run_timer);
     }
-  };
-  options.partition_proven = [&](const std::string& c1, unsigned, unsigned partitions) {
-    std::lock_guard lock(counts_mutex);
-    partitions_of[c1] = partitions;
-    // Inputs not parsed yet are counted with this sector's partitions (a run is usually one size).
+    progress_.finish();
+    end_finished_run(report);
+  }
+
+ private:
+  job::ProveOptions options_from_flags() {
+    job::ProveOptions options;
+    options.output_dir = f_.output_dir;
+    options.verify = !f_.no_verify;
+    options.check_circuit = f_.check;
+    options.dump_public_inputs = f_.dump_inputs;
+    options.pce_readonly = f_.pce_readonly;
+    options.pce_cache_dir = f_.pce_cache_dir;
+    options.keep_going = f_.keep_going;
+    if (f_.no_verify) spdlog::warn("--no-verify: proofs are written without being verified first");
+    options.progress = [this](const std::string& m) { on_step(m); };
+    options.partition_proven = [this](const std::string& c1, unsigned, unsigned partitions) {
+      on_partition_proven(c1, partitions);
+    };
+    options.sector_done = [this](const job::SectorReport& s) { on_sector_done(s); };
+    // Without --keep-going the job's failure records name the input that ended
+    // the run (the exception alone does not: the up-front checks may refuse the
+    // fifth input before the first is proven).
+    options.sector_failed = [this](const job::SectorFailure& failure) {
+      if (!first_failure_ || failure.input_index < first_failure_->input_index) first_failure_ = failure;
+    };
+    return options;
+  }
+
+  bool live() const {
+    return progress_.style() == job::ProgressReporter::Style::kLiveLine;
+  }
+
+  void on_step(const std::string& message) {
+    if (message.starts_with("parsing ")) ++sectors_started_;
+    // On a terminal the step shows on the live line; in a log it stays a line
+    // of its own.
+    if (live()) {
+      spdlog::debug("{}", message);
+      progress_.set_detail(fmt::format("sector {}/{}: {}", std::max<std::size_t>(sectors_started_.load(), 1),
+                                       inputs_, message));
+    } else {
+      spdlog::info("{}", message);
+    }
+  }
+
+  void on_partition_proven(const std::string& c1, unsigned partitions) {
+    std::lock_guard lock(counts_mutex_);
+    partitions_of_[c1] = partitions;
+    // Inputs not parsed yet are counted with this sector's partitions (a run is
+    // usually one size).
     std::uint64_t total = 0;
-    for (const auto& [path, n] : partitions_of) total += n;
-    total += std::uint64_t(inputs - std::min(inputs, partitions_of.size())) * partitions;
-    progress.set_total(total);
-    progress.update(++partitions_done);
-  };
-  std::vector<job::SectorReport> done;
-  options.sector_done = [&](const job::SectorReport& s) {
-    done.push_back(s);
-    // Result lines as each sector is written: a script can move the proof on while the next is proven.
-    if (f.json)
+    for (const auto& [path, n] : partitions_of_) total += n;
+    total += std::uint64_t(inputs_ - std::min(inputs_, partitions_of_.size())) * partitions;
+    progress_.set_total(total);
+    progress_.update(++partitions_done_);
+  }
+
+  void on_sector_done(const job::SectorReport& s) {
+    done_.push_back(s);
+    // Result lines as each sector is written: a script can move the proof on
+    // while the next is proven.
+    if (f_.json)
       std::printf("%s\n", proven_record(s).c_str());
     else
       std::printf("%s %s\n", s.sector.c_str(), s.proof_hex.c_str());
@@ -203,79 +250,61 @@ void run_prove(const ProveFlags& f) {
                  s.proof_type, s.total.wall_s, s.verified ? ", verified" : "", s.proof_path);
     for (const auto& [phase, t] : s.phases)
       spdlog::info("  {:<14} wall {:8.3f} s  cpu {:8.3f} s", phase, t.wall_s, t.cpu_s);
-  };
-  // Without --keep-going the job's failure records name the input that ended the run (the exception alone
-  // does not: the up-front checks may refuse the fifth input before the first is proven).
-  std::optional<job::SectorFailure> first_failure;
-  options.sector_failed = [&](const job::SectorFailure& failure) {
-    if (!first_failure || failure.input_index < first_failure->input_index) first_failure = failure;
-  };
-  auto partitions_failed = [&](const std::string& c1) -> unsigned {
-    std::lock_guard lock(counts_mutex);
-    auto it = partitions_of.find(c1);
-    return it == partitions_of.end() ? 0 : it->second;
-  };
+  }
 
-  std::string gpu_name;
-  auto write_metrics = [&](const job::RunReport& report, const job::RunOutcome& outcome) {
-    if (f.metrics_file.empty()) return;
-    write_text_atomic(f.metrics_file, job::prometheus_metrics(report, outcome));
-  };
+  unsigned partitions_of(const std::string& c1) {
+    std::lock_guard lock(counts_mutex_);
+    auto it = partitions_of_.find(c1);
+    return it == partitions_of_.end() ? 0 : it->second;
+  }
 
-  PhaseTimer run_timer;
-  progress.begin("proving", 0, "partitions");
-  progress.start_ticker(1);  // heartbeat: the live line's clock, and log lines during long partitions
-  job::RunReport report;
-  try {
-    // Inside the try: a --gpu without a usable GPU is a failed run with its records and metrics too.
-    apply_job_flags(f.job, options);
-#ifdef CUZK_HAVE_CUDA
-    if (f.job.gpu)
-      if (auto devices = gpu::list_devices(); !devices.empty()) gpu_name = devices.front().name;
-#endif
-    report = job::prove_c1_files(f.job.c1_files, options);
-  } catch (...) {
-    progress.finish();
+  void write_metrics(const job::RunReport& report, job::RunOutcome& outcome) const {
+    outcome.gpu_name = gpu_name_;
+    outcome.finished_unix_s = unix_now();
+    if (!f_.metrics_file.empty())
+      write_text_atomic(f_.metrics_file, job::prometheus_metrics(report, outcome));
+  }
+
+  // The run stopped at an error (called inside the catch block): the error of
+  // the input that ended it logged, its record, exit code and message agreeing;
+  // records for the inputs not proven; metrics.
+  [[noreturn]] void end_stopped_run(const job::ProveOptions& options, const PhaseTimer& run_timer) {
     std::string message;
     int code = 0;
     std::size_t failed = 0;
-    if (first_failure) {
-      // The error of the input that ended the run (normally the one that surfaced): logged, and its record,
-      // exit code and message agree.
-      failed = first_failure->input_index;
+    if (first_failure_) {
+      failed = first_failure_->input_index;
       try {
-        std::rethrow_exception(first_failure->error);
+        std::rethrow_exception(first_failure_->error);
       } catch (...) {
         code = report_exception(&message);
       }
     } else {
-      // Before any input was looked at (an unusable output folder, --gpu without a GPU): the first input
-      // not proven takes the error.
+      // Before any input was looked at (an unusable output folder, --gpu
+      // without a GPU): the first input not proven takes the error.
       code = report_exception(&message);
-      failed = std::min(done.size(), inputs);
+      failed = std::min(done_.size(), inputs_);
     }
     std::set<std::string> proven;
-    for (const auto& s : done) proven.insert(s.c1_path);
-    if (f.json) {
-      for (std::size_t i = 0; i < inputs; ++i)
+    for (const auto& s : done_) proven.insert(s.c1_path);
+    if (f_.json) {
+      for (std::size_t i = 0; i < inputs_; ++i)
         if (i == failed)
-          std::printf("%s\n", unproven_record(f.job.c1_files[i], true, code, message).c_str());
-        else if (!proven.contains(f.job.c1_files[i]))
-          std::printf("%s\n", unproven_record(f.job.c1_files[i], false, code, message).c_str());
+          std::printf("%s\n", unproven_record(f_.job.c1_files[i], true, code, message).c_str());
+        else if (!proven.contains(f_.job.c1_files[i]))
+          std::printf("%s\n", unproven_record(f_.job.c1_files[i], false, code, message).c_str());
       std::fflush(stdout);
     }
     job::RunReport partial;
-    partial.engine = options.engine_factory ? options.engine_name : "cpu";
-    partial.sectors = done;
+    partial.engine = options.engine_name;
+    partial.sectors = done_;
     partial.total = run_timer.elapsed();
     partial.peak_rss_bytes = peak_rss_bytes();
     job::RunOutcome outcome;
     outcome.success = false;
-    outcome.sectors_failed = failed < inputs ? 1 : 0;
-    if (failed < inputs) outcome.partitions_failed = partitions_failed(f.job.c1_files[failed]);
-    outcome.sectors_skipped = unsigned(inputs - std::min(inputs, done.size() + outcome.sectors_failed));
-    outcome.gpu_name = gpu_name;
-    outcome.finished_unix_s = unix_now();
+    outcome.sectors_failed = failed < inputs_ ? 1 : 0;
+    if (failed < inputs_) outcome.partitions_failed = partitions_of(f_.job.c1_files[failed]);
+    outcome.sectors_skipped = unsigned(inputs_ - std::min(inputs_, done_.size() + outcome.sectors_failed));
     try {
       write_metrics(partial, outcome);
     } catch (const std::exception& e) {
@@ -283,43 +312,64 @@ void run_prove(const ProveFlags& f) {
     }
     throw CLI::RuntimeError(code);  // already reported
   }
-  progress.finish();
-  for (const auto& [phase, t] : report.shared_phases)
-    spdlog::info("shared {:<14} wall {:8.3f} s  cpu {:8.3f} s", phase, t.wall_s, t.cpu_s);
-  auto mib = [](std::uint64_t bytes) { return static_cast<double>(bytes) / (1 << 20); };
-  spdlog::info(
-      "peak RSS {:.1f} MiB (anonymous {:.1f} MiB, file-backed {:.1f} MiB), peak device {:.1f} MiB, total "
-      "{:.2f} s",
-      mib(report.peak_rss_bytes), mib(report.peak_anon_bytes), mib(report.peak_file_bytes),
-      mib(report.peak_device_bytes), report.total.wall_s);
-  // Each failed sector (--keep-going): its error logged and its exit code, for the report and the run's;
-  // with --json a "failed" record each, after the proven ones.
-  job::RunOutcome outcome;
-  for (auto& failure : report.failures) {
-    try {
-      std::rethrow_exception(failure.error);
-    } catch (...) {
-      failure.exit_code = report_exception();
+
+  // The run finished: the shared phases and peaks logged; each failed sector
+  // (--keep-going) logged with its exit code, for the report and the run's, and
+  // with --json a "failed" record after the proven ones; report and metrics
+  // written. Throws the first failure's exit code if a sector failed.
+  void end_finished_run(job::RunReport& report) {
+    for (const auto& [phase, t] : report.shared_phases)
+      spdlog::info("shared {:<14} wall {:8.3f} s  cpu {:8.3f} s", phase, t.wall_s, t.cpu_s);
+    auto mib = [](std::uint64_t bytes) { return static_cast<double>(bytes) / (1 << 20); };
+    spdlog::info(
+        "peak RSS {:.1f} MiB (anonymous {:.1f} MiB, file-backed "
+        "{:.1f} MiB), peak device {:.1f} MiB, total "
+        "{:.2f} s",
+        mib(report.peak_rss_bytes), mib(report.peak_anon_bytes), mib(report.peak_file_bytes),
+        mib(report.peak_device_bytes), report.total.wall_s);
+    job::RunOutcome outcome;
+    for (auto& failure : report.failures) {
+      try {
+        std::rethrow_exception(failure.error);
+      } catch (...) {
+        failure.exit_code = report_exception();
+      }
+      if (f_.json)
+        std::printf("%s\n",
+                    unproven_record(failure.c1_path, true, failure.exit_code, failure.message).c_str());
+      ++outcome.sectors_failed;
+      outcome.partitions_failed += partitions_of(failure.c1_path);
     }
-    if (f.json)
-      std::printf("%s\n", unproven_record(failure.c1_path, true, failure.exit_code, failure.message).c_str());
-    ++outcome.sectors_failed;
-    outcome.partitions_failed += partitions_failed(failure.c1_path);
+    std::fflush(stdout);
+    if (!f_.report.empty()) write_report(f_.report, report);
+    outcome.success = report.failures.empty();
+    if (report.peak_device_bytes) outcome.gpu_memory_used_bytes = report.peak_device_bytes;
+    write_metrics(report, outcome);
+    if (!report.failures.empty()) {
+      spdlog::error("{} of {} sector(s) failed; {} proven", report.failures.size(), inputs_,
+                    report.sectors.size());
+      for (const auto& failure : report.failures)
+        spdlog::error("  {} ({}): exit {}", failure.c1_path, failure.stage, failure.exit_code);
+      throw CLI::RuntimeError(report.failures.front().exit_code);
+    }
   }
-  std::fflush(stdout);
-  if (!f.report.empty()) write_report(f.report, report);
-  outcome.success = report.failures.empty();
-  outcome.gpu_name = gpu_name;
-  if (report.peak_device_bytes) outcome.gpu_memory_used_bytes = report.peak_device_bytes;
-  outcome.finished_unix_s = unix_now();
-  write_metrics(report, outcome);
-  if (!report.failures.empty()) {
-    spdlog::error("{} of {} sector(s) failed; {} proven", report.failures.size(), inputs,
-                  report.sectors.size());
-    for (const auto& failure : report.failures)
-      spdlog::error("  {} ({}): exit {}", failure.c1_path, failure.stage, failure.exit_code);
-    throw CLI::RuntimeError(report.failures.front().exit_code);
-  }
+
+  const ProveFlags& f_;
+  const std::size_t inputs_;
+  job::ProgressReporter progress_;  // over the partitions of the run (--quiet or
+                                    // a level above info: none)
+  LiveLineLogging live_logging_;
+  std::mutex counts_mutex_;
+  std::map<std::string, unsigned> partitions_of_;  // inputs whose partition count is known
+  std::uint64_t partitions_done_ = 0;
+  std::atomic<std::size_t> sectors_started_ = 0;  // read by both stages' threads
+  std::vector<job::SectorReport> done_;
+  std::optional<job::SectorFailure> first_failure_;
+  std::string gpu_name_;
+};
+
+void run_prove(const ProveFlags& f) {
+  ProveRun(f).run();
 }
 
 struct VerifyFlags {
@@ -344,7 +394,7 @@ int run_verify(const VerifyFlags& f) {
   const porep::RegisteredSealProof* proof = nullptr;
   porep::Domain replica{}, comm_d{}, comm_r{}, seed{};
   if (!f.c1_file.empty()) {
-    porep::C1Output c1 = io::read_c1_file(f.c1_file);
+    porep::C1Output c1 = porep::read_c1_file(f.c1_file);
     proof = c1.registered_proof;
     replica = c1.replica_id;
     comm_d = c1.comm_d;
@@ -369,7 +419,7 @@ int run_verify(const VerifyFlags& f) {
                                   parse_domain("--ticket", f.ticket), comm_d, proof->porep_id());
     }
   }
-  std::vector<groth16::Proof> proofs = io::read_proof_file(f.proof_file);
+  std::vector<groth16::Proof> proofs = groth16::read_proof_file(f.proof_file);
   job::ParameterStore store(f.params_dir.empty() ? io::parameter_cache_dir().string() : f.params_dir);
   const groth16::VerifyingKey& vk = store.vk_for(*proof->shape);
   if (proofs.size() != proof->partitions()) {
@@ -399,23 +449,28 @@ void register_prove_commands(CLI::App& app) {
   prove->add_flag("--no-verify", pf->no_verify, "skip verifying each proof before writing it");
   prove->add_flag("--check", pf->check, "check every constraint first and name the first unsatisfied one");
   prove->add_flag("--dump-public-inputs", pf->dump_inputs,
-                  "also write <sector>.inputs.json (verifier-side public inputs, for independent verifiers)");
+                  "also write <sector>.inputs.json (verifier-side public "
+                  "inputs, for independent verifiers)");
   prove
       ->add_option("--pce-cache-dir", pf->pce_cache_dir,
-                   "constraint cache directory (default: $CUZK_PCE_CACHE, else <params dir>/pce)")
+                   "constraint cache directory (default: $CUZK_PCE_CACHE, else "
+                   "<params dir>/pce)")
       ->excludes(no_pce);
   prove
       ->add_flag("--pce-readonly", pf->pce_readonly,
                  "never build or rebuild a constraint cache (exit 9 instead)")
       ->excludes(no_pce);
   prove->add_flag("--keep-going", pf->keep_going,
-                  "prove every sector that can be proven; report the failed ones and exit with the first "
+                  "prove every sector that can be proven; report the failed "
+                  "ones and exit with the first "
                   "failure's code");
   prove->add_flag("--json", pf->json,
-                  "print one JSON object per input on stdout instead of `<sector> <hex>` (schema "
+                  "print one JSON object per input on stdout instead of "
+                  "`<sector> <hex>` (schema "
                   "cuzk.prove.result/1, docs/json-results.md)");
   prove->add_option("--metrics-file", pf->metrics_file,
-                    "write the run's metrics here in the Prometheus text format (node_exporter textfile "
+                    "write the run's metrics here in the Prometheus text "
+                    "format (node_exporter textfile "
                     "collector), atomically, also when the run fails");
   prove
       ->add_option("--progress-interval", pf->progress_interval_s,
@@ -425,13 +480,15 @@ void register_prove_commands(CLI::App& app) {
   prove->callback([pf] { run_prove(*pf); });
 
   auto vf = std::make_shared<VerifyFlags>();
-  CLI::App* verify = app.add_subcommand(
-      "verify",
-      "Verify a proof file against the verifying key and public inputs rebuilt from C1 or from values");
-  // No CLI::ExistingFile: a missing proof or C1 file is an input error (exit 3), as the README says.
+  CLI::App* verify = app.add_subcommand("verify",
+                                        "Verify a proof file against the verifying key and public "
+                                        "inputs rebuilt from C1 or from values");
+  // No CLI::ExistingFile: a missing proof or C1 file is an input error (exit
+  // 3), as the README says.
   verify->add_option("proof", vf->proof_file, "proof file (192 bytes per partition)")->required();
   verify->add_option("--c1", vf->c1_file,
-                     "take comm_r, comm_d, replica_id, seed and the proof type from this C1 file");
+                     "take comm_r, comm_d, replica_id, seed and the proof type "
+                     "from this C1 file");
   verify->add_option("--params-dir", vf->params_dir, "directory of the .vk file");
   verify->add_option("--proof-type", vf->proof_type, "registered seal proof, e.g. StackedDrg32GiBV1_1");
   verify->add_option("--comm-r", vf->comm_r, "comm_r, 32 bytes hex");

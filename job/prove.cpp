@@ -1,7 +1,6 @@
 #include "job/prove.hpp"
 
 #include <spdlog/spdlog.h>
-#include <yaml-cpp/yaml.h>
 
 #include <algorithm>
 #include <atomic>
@@ -9,12 +8,10 @@
 #include <deque>
 #include <filesystem>
 #include <future>
-#include <nlohmann/json.hpp>
 #include <set>
 #include <thread>
 
 #include "io/atomic_file.hpp"
-#include "io/c1_file.hpp"
 #include "io/mapped_file.hpp"
 #include "io/param_names.hpp"
 #include "job/memory_sampler.hpp"
@@ -24,9 +21,11 @@
 #include "pce/cache.hpp"
 #include "pce/porep_pce.hpp"
 #include "prover/algebra/hex_bytes.hpp"
+#include "prover/groth16/proof_file.hpp"
 #include "prover/groth16/prover.hpp"
 #include "prover/groth16/randomness.hpp"
 #include "prover/groth16/verifier.hpp"
+#include "prover/porep/c1_file.hpp"
 #include "prover/porep/c1_validate.hpp"
 #include "prover/porep/challenges.hpp"
 #include "prover/porep/param_names.hpp"
@@ -113,11 +112,12 @@ const groth16::ParameterHeader& ParameterStore::header_for(const porep::SectorSh
                std::make_unique<groth16::ParameterHeader>(groth16::read_parameter_header(path)));
 }
 
-std::unique_ptr<groth16::ProverEngine> make_cpu_engine_from_file(const std::string& params_path,
-                                                                 unsigned threads) {
+std::unique_ptr<groth16::ProverEngine> cpu_engine_factory(const EngineRequest& request) {
+  PhaseTimer timer;
   auto params = std::make_shared<const groth16::Parameters>(
-      groth16::Parameters::read(params_path, algebra::PointCheck::kUnchecked, threads));
-  return groth16::make_cpu_engine(std::move(params), threads);
+      groth16::Parameters::read(request.params_path, algebra::PointCheck::kUnchecked, request.threads));
+  return groth16::make_cpu_engine(std::move(params), request.threads,
+                                  {{"params.load", timer.elapsed().wall_s}});
 }
 
 const groth16::VerifyingKey& ParameterStore::vk_for(const porep::SectorShape& shape) {
@@ -298,7 +298,7 @@ class FrontStage {
 
     progress(options_, "parsing " + path);
     PhaseTimer parse_timer;
-    job->c1 = io::read_c1_file(path);
+    job->c1 = porep::read_c1_file(path);
     report.phases["parse"] = parse_timer.elapsed();
 
     PhaseTimer validate_timer;
@@ -559,14 +559,9 @@ class BackStage {
     stage_ = "write";
     PhaseTimer write_timer;
     const double write_start = timeline_.now();
-    std::vector<std::uint8_t> bytes;
-    for (const auto& p : job.proofs) {
-      auto b = p.to_bytes();
-      bytes.insert(bytes.end(), b.begin(), b.end());
-    }
     report.proof_path = (std::filesystem::path(options_.output_dir) / (report.sector + ".proof")).string();
-    io::write_file_atomic(report.proof_path, bytes);
-    report.proof_hex = algebra::bytes_to_hex(bytes);
+    groth16::write_proof_file_atomic(report.proof_path, job.proofs);
+    report.proof_hex = algebra::bytes_to_hex(groth16::serialize_proofs(job.proofs));
     if (options_.dump_public_inputs) {
       std::string json = public_inputs_json(job.public_inputs);
       report.public_inputs_path =
@@ -626,7 +621,7 @@ std::vector<std::size_t> check_inputs(const std::vector<std::string>& paths, con
     std::string sector;
     try {
       progress(options, "checking " + path);
-      porep::C1Output c1 = io::read_c1_file(path);
+      porep::C1Output c1 = porep::read_c1_file(path);
       porep::validate_c1(c1, path);
       sector = sector_name(path, c1);
       if (!names.insert(sector).second)
@@ -660,7 +655,7 @@ RunReport prove_c1_files(const std::vector<std::string>& c1_paths, const ProveOp
   PhaseTimer run_timer;
   MemorySampler memory(std::chrono::milliseconds(100), options.device_memory_used);
   RunReport run;
-  run.engine = options.engine_factory ? options.engine_name : "cpu";
+  run.engine = options.engine_name;
   run.overlap = options.overlap;
   ParameterStore store(options.params_dir);
   io::prepare_output_dir(options.output_dir);
@@ -693,118 +688,6 @@ RunReport prove_c1_files(const std::vector<std::string>& c1_paths, const ProveOp
   run.peak_file_bytes = peaks.file_bytes;
   run.peak_device_bytes = peaks.device_bytes;
   return run;
-}
-
-namespace {
-
-nlohmann::json timeline_json(const std::vector<TimelineEvent>& events) {
-  nlohmann::json j = nlohmann::json::array();
-  for (const auto& e : events)
-    j.push_back({{"lane", e.lane},
-                 {"step", e.step},
-                 {"sector", e.sector},
-                 {"partition", e.partition},
-                 {"start_s", e.start_s},
-                 {"end_s", e.end_s}});
-  return j;
-}
-
-// ordered_json keeps the phases in the order they run (a plain json object sorts its keys).
-nlohmann::ordered_json phases_json(const PhaseMap<PhaseTime>& phases) {
-  nlohmann::ordered_json j = nlohmann::ordered_json::object();
-  for (const auto& [name, t] : phases) j[name] = {{"wall_s", t.wall_s}, {"cpu_s", t.cpu_s}};
-  return j;
-}
-
-}  // namespace
-
-std::string public_inputs_json(const std::vector<std::vector<algebra::Fr>>& inputs) {
-  nlohmann::json j = nlohmann::json::array();
-  for (const auto& partition : inputs) {
-    nlohmann::json row = nlohmann::json::array();
-    for (const auto& x : partition) row.push_back(x.to_hex());
-    j.push_back(std::move(row));
-  }
-  return j.dump() + "\n";
-}
-
-namespace {
-
-// The one description of a run report; to_json and to_yaml write it (docs/formats.md, "Run reports").
-nlohmann::ordered_json report_json(const RunReport& report) {
-  nlohmann::ordered_json j;
-  j["tool"] = "cuzk";
-  j["engine"] = report.engine;
-  j["overlap"] = report.overlap;
-  j["peak_rss_bytes"] = report.peak_rss_bytes;
-  j["peak_anon_bytes"] = report.peak_anon_bytes;
-  j["peak_file_bytes"] = report.peak_file_bytes;
-  j["peak_device_bytes"] = report.peak_device_bytes;
-  j["total"] = {{"wall_s", report.total.wall_s}, {"cpu_s", report.total.cpu_s}};
-  j["shared_phases"] = phases_json(report.shared_phases);
-  j["synthesis_workers"] = report.synthesis_workers;
-  j["timeline"] = timeline_json(report.timeline);
-  j["prover_busy"] = lane_utilization(report.timeline, "prover");
-  j["sectors"] = nlohmann::ordered_json::array();
-  for (const auto& s : report.sectors) {
-    j["sectors"].push_back(
-        nlohmann::ordered_json{{"c1", s.c1_path},
-                               {"sector", s.sector},
-                               {"proof_type", s.proof_type},
-                               {"partitions", s.partitions},
-                               {"proof_file", s.proof_path},
-                               {"verified", s.verified},
-                               {"total", {{"wall_s", s.total.wall_s}, {"cpu_s", s.total.cpu_s}}},
-                               {"phases", phases_json(s.phases)}});
-  }
-  j["failures"] = nlohmann::ordered_json::array();
-  for (const auto& f : report.failures) {
-    j["failures"].push_back({{"c1", f.c1_path},
-                             {"sector", f.sector},
-                             {"stage", f.stage},
-                             {"error", f.message},
-                             {"exit_code", f.exit_code}});
-  }
-  return j;
-}
-
-void emit_yaml(YAML::Emitter& out, const nlohmann::ordered_json& j) {
-  if (j.is_object()) {
-    out << YAML::BeginMap;
-    for (const auto& [key, value] : j.items()) {
-      out << YAML::Key << key << YAML::Value;
-      emit_yaml(out, value);
-    }
-    out << YAML::EndMap;
-  } else if (j.is_array()) {
-    out << YAML::BeginSeq;
-    for (const auto& value : j) emit_yaml(out, value);
-    out << YAML::EndSeq;
-  } else if (j.is_string()) {
-    out << j.get<std::string>();
-  } else if (j.is_boolean()) {
-    out << j.get<bool>();
-  } else if (j.is_number_unsigned()) {
-    out << j.get<std::uint64_t>();
-  } else if (j.is_number_integer()) {
-    out << j.get<std::int64_t>();
-  } else if (j.is_number_float()) {
-    out << j.get<double>();
-  } else {
-    out << YAML::Null;
-  }
-}
-
-}  // namespace
-
-std::string to_json(const RunReport& report) {
-  return report_json(report).dump(2) + "\n";
-}
-
-std::string to_yaml(const RunReport& report) {
-  YAML::Emitter out;
-  emit_yaml(out, report_json(report));
-  return std::string(out.c_str()) + "\n";
 }
 
 }  // namespace cuzk::job

@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "job/phase_order.hpp"
+#include "job/run_report.hpp"
 #include "job/timeline.hpp"
 #include "prover/groth16/parameters.hpp"
 #include "prover/groth16/proof.hpp"
@@ -36,8 +37,17 @@ class JobError : public std::runtime_error {
   Kind kind_;
 };
 
-struct SectorReport;
-struct SectorFailure;
+// What an engine factory is given: the parameter file, its header, and ProveOptions::threads.
+struct EngineRequest {
+  const std::string& params_path;
+  const groth16::ParameterHeader& header;
+  unsigned threads = 0;  // 0: all hardware threads
+};
+
+// The CPU engine over the request's .params file: its vectors decoded into host memory (without the
+// subgroup checks, as rust-fil-proofs reads them; every proof is verified before it is written). Its setup
+// phase is the decoding, reported as params.load.
+std::unique_ptr<groth16::ProverEngine> cpu_engine_factory(const EngineRequest& request);
 
 struct ProveOptions {
   std::string params_dir;         // where the v28-... .params/.vk files are
@@ -52,17 +62,18 @@ struct ProveOptions {
   // Synthesis through the pre-compiled constraint cache (WitnessGen + SpMV; issue 6), loaded or built
   // once per circuit shape. Off: direct synthesis (ProvingAssignment), kept for checking.
   bool use_pce = true;
-  std::string pce_cache_dir;  // the flag of pce::cache_dir's rule (empty: CUZK_PCE_CACHE, else <params_dir>/pce)
+  std::string
+      pce_cache_dir;  // the flag of pce::cache_dir's rule (empty: CUZK_PCE_CACHE, else <params_dir>/pce)
   bool pce_readonly = false;  // refuse to build or rebuild a cache
-  // The engine of the heavy proving steps, made once per parameter set from its .params file and header
-  // (the CLI's --gpu passes the GPU engine's factory, which reads the bases straight to the device); empty:
-  // the CPU engine over the file's decoded parameters. The engine is made on a thread of its own as soon
-  // as the first sector of its size is opened, so that loading the parameters overlaps synthesis. A
-  // factory that throws stops the run.
-  using EngineFactory = std::function<std::unique_ptr<groth16::ProverEngine>(
-      const std::string& params_path, const groth16::ParameterHeader& header)>;
-  EngineFactory engine_factory;
-  std::string engine_name = "cpu";  // recorded in the report
+  // The engine of the heavy proving steps, made once per parameter set from its .params file and header:
+  // by default the CPU engine over the file's decoded parameters (cpu_engine_factory); the CLI's --gpu
+  // passes the GPU engine's factory, which reads the bases straight to the device. The engine is made on a
+  // thread of its own as soon as the first sector of its size is opened, so that loading the parameters
+  // overlaps synthesis. A factory that throws stops the run (with keep_going: fails the sector).
+  using EngineFactory = std::function<std::unique_ptr<groth16::ProverEngine>(const EngineRequest& request)>;
+  EngineFactory engine_factory = cpu_engine_factory;
+  std::string engine_name = "cpu";  // recorded in the report; the setup left over from the engine's own
+                                    // setup phases is the phase <engine_name>.setup
   // Tests inject r and s to reproduce proofs; production draws them from a CSPRNG per partition.
   std::optional<std::pair<algebra::Fr, algebra::Fr>> fixed_randomness;
   // Synthesize the next partition (of this sector or the next) on a second thread while one is proven.
@@ -90,45 +101,6 @@ struct ProveOptions {
   std::function<void(const SectorFailure&)> sector_failed;
 };
 
-struct SectorReport {
-  std::string c1_path;
-  std::string sector;      // the proof file's stem
-  std::string proof_type;  // registered seal proof name
-  unsigned partitions = 0;
-  std::string proof_path;
-  std::string proof_hex;
-  std::string public_inputs_path;
-  bool verified = false;
-  // Per phase, in the order they run (job/phase_order.hpp): parse, validate, synthesize, ..., write.
-  PhaseMap<PhaseTime> phases;
-  PhaseTime total;
-};
-
-// A sector that was not proven (ProveOptions::keep_going).
-struct SectorFailure {
-  std::size_t input_index = 0;  // position among the C1 files
-  std::string c1_path;
-  std::string sector;  // the proof file's stem; empty when the C1 file could not be read
-  std::string stage;   // "check" (up-front), "synthesize", "prove", "verify" or "write"
-  std::string message;
-  std::exception_ptr error;  // the exception itself: cli/ turns it into an exit code
-  int exit_code = 0;         // filled in by cli/ (exit codes are the CLI's), written to the report
-};
-
-struct RunReport {
-  std::string engine = "cpu";
-  bool overlap = false;  // synthesis and proving ran at once (ProveOptions::overlap)
-  std::vector<SectorReport> sectors;
-  std::vector<SectorFailure> failures;  // in input order; empty unless keep_going
-  PhaseMap<PhaseTime> shared_phases;    // params.load, pce.load or pce.build, gpu.setup
-  PhaseTime total;
-  std::uint64_t peak_rss_bytes = 0;
-  // Sampled (job/memory_sampler.hpp): anonymous and file-backed host memory apart, and device memory.
-  std::uint64_t peak_anon_bytes = 0, peak_file_bytes = 0, peak_device_bytes = 0;
-  unsigned synthesis_workers = 1;
-  std::vector<TimelineEvent> timeline;  // every step of every partition, in the order recorded
-};
-
 // The parameter files of a run: the header of each size's .params (verifying key and vector lengths: read
 // once, no base point decoded) and its .vk, shared by every sector of that size.
 class ParameterStore {
@@ -147,11 +119,6 @@ class ParameterStore {
   std::map<std::uint64_t, std::unique_ptr<groth16::VerifyingKey>> vks_;
 };
 
-// The CPU engine over a .params file: its vectors decoded into host memory (without the subgroup checks, as
-// rust-fil-proofs reads them; every proof is verified before it is written).
-std::unique_ptr<groth16::ProverEngine> make_cpu_engine_from_file(const std::string& params_path,
-                                                                 unsigned threads);
-
 // Before any heavy work, every C1 file is parsed and validated, every output path and the .params and
 // .vk of every sector size are checked (the .vk read, its input count compared with the .params'): a bad
 // input throws (or, with keep_going, becomes a failure) before the first partition is synthesized.
@@ -165,11 +132,5 @@ bool verify_sector_proofs(const groth16::VerifyingKey& vk, const porep::Register
 // The same with those inputs already derived (one vector per partition, generate_public_inputs).
 bool verify_sector_proofs(const groth16::VerifyingKey& vk, const std::vector<groth16::Proof>& proofs,
                           const std::vector<std::vector<algebra::Fr>>& public_inputs);
-
-// [[ "0x..", ... ], ...]: one array of canonical big-endian hex field elements per partition.
-std::string public_inputs_json(const std::vector<std::vector<algebra::Fr>>& inputs);
-
-std::string to_json(const RunReport& report);
-std::string to_yaml(const RunReport& report);
 
 }  // namespace cuzk::job

@@ -56,6 +56,82 @@ inline Fr rand_fr(std::mt19937_64& rng) {
 }
 
 // --------------------------------------------------------------------------------------------------------
+// Random R1CS for the SpMV tests (the CPU one against direct evaluation, the GPU one against the CPU one).
+
+struct RandomR1csShape {
+  std::size_t num_inputs = 5;  // ONE included
+  std::size_t num_aux = 300;
+  std::size_t rows = 2000;
+  std::size_t table_values = 20;    // distinct random coefficients that repeat (the compact form's table)
+  std::size_t short_row_limit = 9;  // most rows have 0 .. short_row_limit - 1 entries per matrix
+  // With probability 1 / long_row_odds (0: never) a row has one of these lengths instead.
+  unsigned long_row_odds = 0;
+  std::vector<std::size_t> long_lengths;
+};
+
+// Coefficients of every class the compact form distinguishes: +-1, +-2^k for k in 0 .. kMaxExponent,
+// the table's values, and random values.
+inline r1cs::R1cs random_r1cs(std::mt19937_64& rng, const RandomR1csShape& shape) {
+  r1cs::R1cs cs;
+  cs.num_inputs = shape.num_inputs;
+  cs.num_aux = shape.num_aux;
+  std::vector<Fr> table;
+  for (std::size_t i = 0; i < shape.table_values; ++i) table.push_back(rand_fr(rng));
+  auto random_coeff = [&]() -> Fr {
+    switch (rng() % 6) {
+      case 0:
+        return Fr::one();
+      case 1:
+        return -Fr::one();
+      case 2:
+      case 3: {
+        Fr p = Fr::one();
+        for (unsigned k = rng() % (kMaxExponent + 1); k > 0; --k) p = p + p;
+        return rng() % 2 ? p : -p;
+      }
+      case 4:
+        return table[rng() % table.size()];
+      default:
+        return rand_fr(rng);
+    }
+  };
+  for (std::size_t row = 0; row < shape.rows; ++row) {
+    for (r1cs::SparseMatrix* m : {&cs.a, &cs.b, &cs.c}) {
+      const bool long_row = shape.long_row_odds > 0 && rng() % shape.long_row_odds == 0;
+      const std::size_t len =
+          long_row ? shape.long_lengths[rng() % shape.long_lengths.size()] : rng() % shape.short_row_limit;
+      for (std::size_t t = 0; t < len; ++t) {
+        m->columns.push_back(static_cast<std::uint32_t>(rng() % cs.num_variables()));
+        m->values.push_back(random_coeff());
+      }
+      m->row_offsets.push_back(m->columns.size());
+    }
+  }
+  return cs;
+}
+
+// A witness for `cs` (inputs[0] = ONE) mixing 0, 1, small and random values: every fast path of the SpMVs.
+inline void random_witness(std::mt19937_64& rng, const r1cs::R1cs& cs, std::vector<Fr>& inputs,
+                           std::vector<Fr>& aux) {
+  auto random_value = [&]() -> Fr {
+    switch (rng() % 4) {
+      case 0:
+        return Fr::zero();
+      case 1:
+        return Fr::one();
+      case 2:
+        return Fr::from_u64(rng() % 1000);
+      default:
+        return rand_fr(rng);
+    }
+  };
+  inputs.assign(1, Fr::one());
+  aux.clear();
+  for (std::size_t i = 1; i < cs.num_inputs; ++i) inputs.push_back(random_value());
+  for (std::size_t i = 0; i < cs.num_aux; ++i) aux.push_back(random_value());
+}
+
+// --------------------------------------------------------------------------------------------------------
 // Test circuits, each a template over the constraint system, with its values fixed at construction.
 
 // 512 allocated message bits -> SHA-256 -> the 256 digest bits packed into 2 public inputs.

@@ -19,9 +19,9 @@
 #include <string>
 #include <vector>
 
-#include "io/proof_file.hpp"
 #include "prover/algebra/encoding.hpp"
 #include "prover/groth16/proof.hpp"
+#include "prover/groth16/proof_file.hpp"
 #include "tests/test_util.hpp"
 
 using cuzk::algebra::EncodingError;
@@ -93,7 +93,7 @@ TEST_F(FilecoinProofs, EveryPartitionProofDecodesWithFullChecksAndReencodes) {
     ++records_by_size[r.sector_size];
     // The MultiProof length is partitions * 192 (rfp MultiProof::write; docs/formats.md, "Proof files").
     ASSERT_EQ(r.proof.size(), r.partitions * Proof::kSize) << r.sector_size << " " << r.api_version;
-    std::vector<Proof> proofs = cuzk::io::parse_proofs(r.proof, "regression record", PointCheck::kFull);
+    std::vector<Proof> proofs = cuzk::groth16::parse_proofs(r.proof, "regression record", PointCheck::kFull);
     ASSERT_EQ(proofs.size(), r.partitions);
     for (std::size_t k = 0; k < proofs.size(); ++k) {
       std::span<const std::uint8_t> bytes(r.proof.data() + k * Proof::kSize, Proof::kSize);
@@ -104,7 +104,7 @@ TEST_F(FilecoinProofs, EveryPartitionProofDecodesWithFullChecksAndReencodes) {
       distinct.insert(std::string(bytes.begin(), bytes.end()));
       ++partitions;
     }
-    EXPECT_EQ(cuzk::io::serialize_proofs(proofs), r.proof);
+    EXPECT_EQ(cuzk::groth16::serialize_proofs(proofs), r.proof);
   }
   double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   std::printf(
@@ -195,7 +195,7 @@ TEST_F(FilecoinProofs, ParseErrorsNameThePartitionAndPoint) {
   std::vector<std::uint8_t> bytes = big->proof;
   bytes[7 * Proof::kSize + Proof::kOffsetB] ^= 0x80;  // compression flag of b
   try {
-    cuzk::io::parse_proofs(bytes, "sector.proof");
+    cuzk::groth16::parse_proofs(bytes, "sector.proof");
     FAIL() << "accepted";
   } catch (const EncodingError& e) {
     EXPECT_EQ(e.kind(), EncodingErrorKind::kCompressionFlagMismatch);

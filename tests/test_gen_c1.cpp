@@ -2,7 +2,7 @@
 // the tree D root of an all-zero 2KiB sector equals rust-fil-proofs' published comm_d.
 #include <gtest/gtest.h>
 
-#include "io/c1_file.hpp"
+#include "prover/porep/c1_file.hpp"
 #include "prover/porep/c1_validate.hpp"
 #include "prover/porep/challenges.hpp"
 #include "prover/porep/errors.hpp"
@@ -68,7 +68,8 @@ void check_consistency(const GeneratedC1& g) {
             << "partition " << k << " challenge " << i << " layer " << l;
       }
       // Encoding: replica leaf = data leaf + last label.
-      cuzk::algebra::Fr sum = domain_to_fr(p.comm_d_proofs.leaf, "d") + domain_to_fr(rc.c_x.column.rows.back(), "k");
+      cuzk::algebra::Fr sum =
+          domain_to_fr(p.comm_d_proofs.leaf, "d") + domain_to_fr(rc.c_x.column.rows.back(), "k");
       EXPECT_EQ(sum, domain_to_fr(p.comm_r_last_proof.leaf, "r"));
     }
   }
@@ -80,8 +81,8 @@ TEST(TreeD, EmptySectorCommDMatchesRustFilProofs) {
   // rfp filecoin-proofs/tests/pieces.rs test_compute_comm_d_empty (docs/circuit.md §9), 2KiB of zeros.
   SparseTree tree(std::vector<unsigned>(6, 2), sha256_node, Domain{});
   tree.build();
-  Domain expected = {252, 126, 146, 130, 150, 229, 22,  250, 173, 233, 134, 178, 143, 146, 212, 74,
-                     79,  36,  185, 53,  72,  82,  35,  55,  106, 121, 144, 39,  188, 24,  248, 51};
+  Domain expected = {252, 126, 146, 130, 150, 229, 22, 250, 173, 233, 134, 178, 143, 146, 212, 74,
+                     79,  36,  185, 53,  72,  82,  35, 55,  106, 121, 144, 39,  188, 24,  248, 51};
   EXPECT_EQ(tree.root(), expected);
 }
 
@@ -96,8 +97,8 @@ TEST(GenC1, Dense2KiBAllKinds) {
     EXPECT_FALSE(g.sparse);
     check_consistency(g);
     // Deterministic in the seed, and the JSON round-trips.
-    EXPECT_EQ(cuzk::io::c1_to_json(generate_c1(o).c1), cuzk::io::c1_to_json(g.c1));
-    EXPECT_EQ(cuzk::io::parse_c1_json(cuzk::io::c1_to_json(g.c1), "g"), g.c1);
+    EXPECT_EQ(cuzk::porep::c1_to_json(generate_c1(o).c1), cuzk::porep::c1_to_json(g.c1));
+    EXPECT_EQ(cuzk::porep::parse_c1_json(cuzk::porep::c1_to_json(g.c1), "g"), g.c1);
   }
 }
 

@@ -12,6 +12,7 @@
 #include <yaml-cpp/yaml.h>
 
 #include <algorithm>
+#include <atomic>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -21,14 +22,15 @@
 #include <string>
 #include <vector>
 
-#include "io/c1_file.hpp"
 #include "io/io_error.hpp"
 #include "io/temp_dir.hpp"
 #include "job/prove.hpp"
 #include "job/synthesizer.hpp"
 #include "pce/porep_pce.hpp"
 #include "prover/algebra/hex_bytes.hpp"
+#include "prover/groth16/parameters.hpp"
 #include "prover/groth16/setup.hpp"
+#include "prover/porep/c1_file.hpp"
 #include "prover/porep/param_names.hpp"
 #include "prover/porep/registered_proof.hpp"
 #include "prover/porep/synthesis.hpp"
@@ -157,10 +159,44 @@ TEST_P(Job, AnUnreadableInputStopsTheRunBeforeAnySectorIsProven) {
   EXPECT_EQ(files_in(tmp.path()), std::vector<std::string>{});
 }
 
+// The engine always comes from ProveOptions::engine_factory: the CPU one by default (its decoding is the
+// params.load phase), or the caller's, called once per parameter set with the run's thread count.
+TEST(JobEngine, TheDefaultFactoryIsTheCpuEngineAndItsLoadIsAPhase) {
+  io::TempDir tmp("cuzk-test-job-");
+  const RunReport report = prove_c1_files({path_of("2KiB-V1_1.json")}, options(tmp.path(), false));
+  ASSERT_EQ(report.sectors.size(), 1u);
+  EXPECT_EQ(report.engine, "cpu");
+  EXPECT_EQ(report.sectors[0].proof_hex, kGoldenV1_1);
+  ASSERT_TRUE(report.shared_phases.count("params.load"));
+  EXPECT_GT(report.shared_phases.at("params.load").wall_s, 0.0);
+  EXPECT_FALSE(report.shared_phases.count("cpu.setup")) << "the CPU engine's setup is all params.load";
+}
+
+TEST(JobEngine, AGivenFactoryMakesOneEnginePerParameterSetWithTheRunsThreads) {
+  io::TempDir tmp("cuzk-test-job-");
+  ProveOptions o = options(tmp.path(), false);
+  o.threads = 1;
+  std::atomic<int> made{0};
+  std::atomic<unsigned> threads_given{99};
+  o.engine_factory = [&](const EngineRequest& request) {
+    ++made;
+    threads_given = request.threads;
+    EXPECT_EQ(request.header.h, groth16::read_parameter_header(request.params_path).h);
+    return cpu_engine_factory(request);
+  };
+  o.engine_name = "counting";
+  const RunReport report = prove_c1_files({path_of("2KiB-V1-envelope.json"), path_of("2KiB-V1_1.json")}, o);
+  ASSERT_EQ(report.sectors.size(), 2u);
+  EXPECT_EQ(made.load(), 1) << "two sectors of one size share one engine";
+  EXPECT_EQ(threads_given.load(), 1u);
+  EXPECT_EQ(report.engine, "counting");
+  EXPECT_EQ(report.sectors[1].proof_hex, kGoldenV1_1);
+}
+
 TEST(Synthesizers, ThePceAndTheDirectOneGiveTheSameProverInput) {
   // The two sides of the synthesis seam on a 2KiB partition: the cache path (parallel witness, SpMV, into a
   // recycled buffer) against bellperson's ProvingAssignment, an independent computation of a, b, c.
-  const porep::C1Output c1 = io::read_c1_file(path_of("2KiB-V1_1.json"));
+  const porep::C1Output c1 = porep::read_c1_file(path_of("2KiB-V1_1.json"));
   const porep::StackedCircuitShape shape =
       porep::StackedCircuitShape::from_sector(*c1.registered_proof->shape);
   const auto cached = make_pce_synthesizer(pce::build_porep_pce(shape), shape);

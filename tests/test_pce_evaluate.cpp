@@ -49,39 +49,7 @@ TEST(PceEvaluate, PorCircuitMatchesDirectEvaluation) {
 // values: every fast path of the SpMV against one multiplication per entry.
 TEST(PceEvaluate, RandomMatricesEveryCoefficientClass) {
   auto rng = test::seeded_rng("PceEvaluate.RandomMatricesEveryCoefficientClass");
-  r1cs::R1cs cs;
-  cs.num_inputs = 5;
-  cs.num_aux = 300;
-  std::vector<Fr> table_values;
-  for (int i = 0; i < 20; ++i) table_values.push_back(rand_fr(rng));
-  auto random_coeff = [&]() -> Fr {
-    switch (rng() % 6) {
-      case 0:
-        return Fr::one();
-      case 1:
-        return -Fr::one();
-      case 2:
-      case 3: {
-        Fr p = Fr::one();
-        for (unsigned k = rng() % (kMaxExponent + 1); k > 0; --k) p = p + p;
-        return rng() % 2 ? p : -p;
-      }
-      case 4:
-        return table_values[rng() % table_values.size()];
-      default:
-        return rand_fr(rng);
-    }
-  };
-  for (int row = 0; row < 2000; ++row) {
-    for (r1cs::SparseMatrix* m : {&cs.a, &cs.b, &cs.c}) {
-      const std::size_t len = rng() % 9;
-      for (std::size_t t = 0; t < len; ++t) {
-        m->columns.push_back(static_cast<std::uint32_t>(rng() % cs.num_variables()));
-        m->values.push_back(random_coeff());
-      }
-      m->row_offsets.push_back(m->columns.size());
-    }
-  }
+  const r1cs::R1cs cs = random_r1cs(rng, {});
   const CompactR1cs pce = compact(cs);
   ASSERT_EQ(expand(pce), cs);
   const CoefficientStats stats = coefficient_stats(pce);
@@ -90,21 +58,8 @@ TEST(PceEvaluate, RandomMatricesEveryCoefficientClass) {
   EXPECT_GT(stats.table, 0u);
   EXPECT_EQ(stats.plus_minus_one + stats.power_of_two + stats.table, pce.nnz());
   for (int trial = 0; trial < 4; ++trial) {
-    std::vector<Fr> inputs{Fr::one()}, aux;
-    auto random_value = [&]() -> Fr {
-      switch (rng() % 4) {
-        case 0:
-          return Fr::zero();
-        case 1:
-          return Fr::one();
-        case 2:
-          return Fr::from_u64(rng() % 1000);
-        default:
-          return rand_fr(rng);
-      }
-    };
-    for (std::size_t i = 1; i < cs.num_inputs; ++i) inputs.push_back(random_value());
-    for (std::size_t i = 0; i < cs.num_aux; ++i) aux.push_back(random_value());
+    std::vector<Fr> inputs, aux;
+    random_witness(rng, cs, inputs, aux);
     const r1cs::Evaluation expected = r1cs::evaluate(cs, inputs, aux);
     const r1cs::Evaluation got = evaluate(pce, inputs, aux, 1 + trial);
     EXPECT_EQ(got.a, expected.a);

@@ -12,10 +12,10 @@
 
 #include "io/atomic_file.hpp"
 #include "io/io_error.hpp"
-#include "io/proof_file.hpp"
 #include "io/temp_dir.hpp"
 #include "prover/algebra/encoding.hpp"
 #include "prover/groth16/proof.hpp"
+#include "prover/groth16/proof_file.hpp"
 #include "tests/test_util.hpp"
 
 using namespace cuzk::algebra;
@@ -105,17 +105,17 @@ TEST(ProofFile, WriteAtomicThenReadBack) {
   std::vector<Proof> proofs;
   for (int i = 0; i < 10; ++i) proofs.push_back(random_proof(rng));
   fs::path file = dir.path() / "sector.proof";
-  cuzk::io::write_proof_file_atomic(file, proofs);
+  cuzk::groth16::write_proof_file_atomic(file, proofs);
   EXPECT_EQ(fs::file_size(file), 1920u);
-  EXPECT_EQ(cuzk::io::read_proof_file(file), proofs);
+  EXPECT_EQ(cuzk::groth16::read_proof_file(file), proofs);
   auto bytes = read_all(file);
   for (std::size_t i = 0; i < proofs.size(); ++i) {
     auto expected = proofs[i].to_bytes();
     EXPECT_TRUE(std::equal(expected.begin(), expected.end(), bytes.begin() + 192 * i)) << i;
   }
   // Overwrite with one proof: replaced whole, no temporary file left behind.
-  cuzk::io::write_proof_file_atomic(file, std::span(proofs).first(1));
-  EXPECT_EQ(cuzk::io::read_proof_file(file), std::vector<Proof>{proofs[0]});
+  cuzk::groth16::write_proof_file_atomic(file, std::span(proofs).first(1));
+  EXPECT_EQ(cuzk::groth16::read_proof_file(file), std::vector<Proof>{proofs[0]});
   EXPECT_EQ(std::distance(fs::directory_iterator(dir.path()), fs::directory_iterator()), 1);
   // Mode 0666 & ~umask, as for any newly created file (mkstemp alone would give 0600).
   mode_t mask = umask(022);
@@ -138,7 +138,7 @@ TEST(ProofFile, WrongSizesNameTheFileAndOffset) {
     bytes.resize(c.size);
     write_raw(file, bytes);
     try {
-      cuzk::io::read_proof_file(file);
+      cuzk::groth16::read_proof_file(file);
       FAIL() << c.size;
     } catch (const IoError& e) {
       EXPECT_EQ(e.path(), file.string());
@@ -148,24 +148,24 @@ TEST(ProofFile, WrongSizesNameTheFileAndOffset) {
     }
   }
   try {
-    cuzk::io::read_proof_file(dir.path() / "missing.proof");
+    cuzk::groth16::read_proof_file(dir.path() / "missing.proof");
     FAIL();
   } catch (const IoError& e) {
     EXPECT_NE(std::string(e.what()).find("missing.proof"), std::string::npos);
   }
-  EXPECT_THROW(cuzk::io::read_proof_file(dir.path()), IoError) << "a directory";
+  EXPECT_THROW(cuzk::groth16::read_proof_file(dir.path()), IoError) << "a directory";
 }
 
 TEST(ProofFile, BadPointNamesFilePartitionAndPoint) {
   auto rng = cuzk::test::seeded_rng("ProofFile.BadPoint");
   cuzk::io::TempDir dir("cuzk_test_proof_file.");
   std::vector<Proof> proofs = {random_proof(rng), random_proof(rng), random_proof(rng)};
-  auto bytes = cuzk::io::serialize_proofs(proofs);
+  auto bytes = cuzk::groth16::serialize_proofs(proofs);
   bytes[2 * 192 + 144] |= 0x40;  // infinity flag on partition 2's c, other bits non-zero
   fs::path file = dir.path() / "bad.proof";
   write_raw(file, bytes);
   try {
-    cuzk::io::read_proof_file(file);
+    cuzk::groth16::read_proof_file(file);
     FAIL();
   } catch (const EncodingError& e) {
     EXPECT_EQ(e.kind(), EncodingErrorKind::kInfinityNotZero);

@@ -16,7 +16,6 @@
 
 #include "c1_fixture.hpp"
 #include "io/atomic_file.hpp"
-#include "io/c1_file.hpp"
 #include "io/io_error.hpp"
 #include "io/json_reader.hpp"
 #include "io/mapped_file.hpp"
@@ -25,6 +24,7 @@
 #include "pce/compact_r1cs.hpp"
 #include "pce/errors.hpp"
 #include "prover/groth16/demo_circuit.hpp"
+#include "prover/porep/c1_file.hpp"
 
 namespace cuzk {
 namespace {
@@ -33,13 +33,13 @@ namespace fs = std::filesystem;
 
 std::string valid_c1_json() {
   std::mt19937_64 rng(20);
-  return io::c1_to_json(test::random_c1(rng, "StackedDrg2KiBV1_1"));
+  return porep::c1_to_json(test::random_c1(rng, "StackedDrg2KiBV1_1"));
 }
 
 // The message of the IoError that parse_c1_json throws, or "" when it accepts the text.
 std::string parse_error(const std::string& text) {
   try {
-    (void)io::parse_c1_json(text, "c1.json");
+    (void)porep::parse_c1_json(text, "c1.json");
   } catch (const io::IoError& e) {
     return e.what();
   }
@@ -63,7 +63,7 @@ TEST(HostileC1, NulAndGarbageAfterTheDocumentIsRefused) {
   std::mt19937_64 rng(21);
   porep::C1Output c1 = test::random_c1(rng, "StackedDrg2KiBV1_1");
   c1.sector_num = 7;
-  const std::string envelope = io::c1_to_envelope_json(c1);
+  const std::string envelope = porep::c1_to_envelope_json(c1);
   ASSERT_EQ(parse_error(envelope), "");
   EXPECT_NE(parse_error(envelope + std::string(1, '\0') + "{}"), "");
 }
@@ -112,10 +112,10 @@ TEST(HostileC1, NegativeEnvelopeSectorNumIsRefused) {
   std::mt19937_64 rng(22);
   porep::C1Output c1 = test::random_c1(rng, "StackedDrg2KiBV1_1");
   c1.sector_num = -1;
-  const std::string message = parse_error(io::c1_to_envelope_json(c1));
+  const std::string message = parse_error(porep::c1_to_envelope_json(c1));
   EXPECT_NE(message.find("SectorNum -1 is negative"), std::string::npos) << message;
   c1.sector_num = 0;
-  EXPECT_EQ(parse_error(io::c1_to_envelope_json(c1)), "");
+  EXPECT_EQ(parse_error(porep::c1_to_envelope_json(c1)), "");
 }
 
 // Defects 1 and 8: special files are named without being opened.
@@ -141,7 +141,7 @@ TEST(HostileFiles, NonRegularFilesAreNamedWithoutOpening) {
   const int writer = ::open(fifo.c_str(), O_RDWR | O_NONBLOCK);
   ASSERT_GE(writer, 0);
   try {
-    (void)io::read_c1_file(fifo.string());
+    (void)porep::read_c1_file(fifo.string());
     ADD_FAILURE() << "a FIFO was read as a C1 file";
   } catch (const io::IoError& e) {
     EXPECT_NE(std::string(e.what()).find("FIFO"), std::string::npos) << e.what();

@@ -4,8 +4,8 @@
 
 #include <string>
 
-#include "io/c1_file.hpp"
 #include "io/io_error.hpp"
+#include "prover/porep/c1_file.hpp"
 #include "prover/porep/c1_validate.hpp"
 #include "prover/porep/challenges.hpp"
 #include "prover/porep/errors.hpp"
@@ -15,11 +15,13 @@ using namespace cuzk;
 
 namespace {
 
-std::string fixture(const std::string& name) { return std::string(CUZK_SOURCE_DIR) + "/testdata/c1/" + name; }
+std::string fixture(const std::string& name) {
+  return std::string(CUZK_SOURCE_DIR) + "/testdata/c1/" + name;
+}
 
 void expect_valid(const std::string& name) {
   SCOPED_TRACE(name);
-  porep::C1Output c1 = io::read_c1_file(fixture(name));
+  porep::C1Output c1 = porep::read_c1_file(fixture(name));
   ASSERT_NO_THROW(porep::validate_c1(c1, name));
   EXPECT_EQ(porep::check_partition(c1, 0), std::nullopt);
   groth16::ProverInput input = porep::synthesize_partition(c1, 0);
@@ -32,7 +34,7 @@ void expect_valid(const std::string& name) {
 template <class Error>
 std::string expect_refused(const std::string& name) {
   try {
-    porep::C1Output c1 = io::read_c1_file(fixture(name));
+    porep::C1Output c1 = porep::read_c1_file(fixture(name));
     porep::validate_c1(c1, fixture(name));
   } catch (const Error& e) {
     std::string what = e.what();
@@ -49,26 +51,30 @@ TEST(TestdataC1, ValidFixturesSatisfyTheCircuit) {
   expect_valid("2KiB-V1_1.json");
   expect_valid("2KiB-V1-envelope.json");
   expect_valid("2KiB-synthetic.json");
-  EXPECT_EQ(io::read_c1_file(fixture("2KiB-V1-envelope.json")).sector_num, 2);
+  EXPECT_EQ(porep::read_c1_file(fixture("2KiB-V1-envelope.json")).sector_num, 2);
 }
 
 TEST(TestdataC1, MalformedFixturesAreRefusedWhileReading) {
   EXPECT_NE(expect_refused<io::IoError>("bad-truncated.json").find("offset"), std::string::npos);
-  EXPECT_NE(expect_refused<io::IoError>("bad-missing-field.json").find("missing field \"_h\""), std::string::npos);
-  EXPECT_NE(expect_refused<porep::PorepError>("bad-proof-type.json").find("does not match"), std::string::npos);
-  EXPECT_NE(expect_refused<porep::PorepError>("bad-noncanonical.json").find("not a canonical"), std::string::npos);
-  EXPECT_NE(expect_refused<porep::PorepError>("bad-zero-seed.json").find("seed is all zero"), std::string::npos);
+  EXPECT_NE(expect_refused<io::IoError>("bad-missing-field.json").find("missing field \"_h\""),
+            std::string::npos);
+  EXPECT_NE(expect_refused<porep::PorepError>("bad-proof-type.json").find("does not match"),
+            std::string::npos);
+  EXPECT_NE(expect_refused<porep::PorepError>("bad-noncanonical.json").find("not a canonical"),
+            std::string::npos);
+  EXPECT_NE(expect_refused<porep::PorepError>("bad-zero-seed.json").find("seed is all zero"),
+            std::string::npos);
 }
 
 TEST(TestdataC1, TamperedFixturesFailTheCircuitOrTheInputs) {
   for (const char* name : {"bad-label.json", "bad-path.json"}) {
-    porep::C1Output c1 = io::read_c1_file(fixture(name));
+    porep::C1Output c1 = porep::read_c1_file(fixture(name));
     ASSERT_NO_THROW(porep::validate_c1(c1, name));
     auto failure = porep::check_partition(c1, 0);
     ASSERT_TRUE(failure.has_value()) << name;
     EXPECT_NE(failure->find("challenge_0/"), std::string::npos) << *failure;
   }
-  porep::C1Output c1 = io::read_c1_file(fixture("bad-seed.json"));
+  porep::C1Output c1 = porep::read_c1_file(fixture("bad-seed.json"));
   ASSERT_NO_THROW(porep::validate_c1(c1, "bad-seed.json"));
   groth16::ProverInput input = porep::synthesize_partition(c1, 0);
   std::vector<algebra::Fr> expected =

@@ -63,8 +63,10 @@ class CpuEngine final : public ProverEngine {
  public:
   CpuEngine(const Parameters& params, unsigned threads) : p_(params), threads_(threads) {}
   // Owning: the engine keeps the parameters alive (the job's engines are made from a file).
-  CpuEngine(std::shared_ptr<const Parameters> params, unsigned threads)
-      : owned_(std::move(params)), p_(*owned_), threads_(threads) {}
+  CpuEngine(std::shared_ptr<const Parameters> params, unsigned threads,
+            std::vector<std::pair<std::string, double>> setup_phases)
+      : owned_(std::move(params)), p_(*owned_), threads_(threads), setup_phases_(std::move(setup_phases)) {}
+  std::vector<std::pair<std::string, double>> setup_phases() const override { return setup_phases_; }
   std::size_t compute_h(std::vector<Fr>& a, std::vector<Fr>& b, std::vector<Fr>& c) override {
     h_ = groth16::compute_h(std::move(a), std::move(b), std::move(c));
     return h_.size();
@@ -86,6 +88,7 @@ class CpuEngine final : public ProverEngine {
   std::shared_ptr<const Parameters> owned_;  // null when made over a reference
   const Parameters& p_;
   unsigned threads_;
+  std::vector<std::pair<std::string, double>> setup_phases_;
   std::vector<Fr> h_;  // the last compute_h's coefficients
 };
 
@@ -153,8 +156,9 @@ std::unique_ptr<ProverEngine> make_cpu_engine(const Parameters& params, unsigned
   return std::make_unique<CpuEngine>(params, threads);
 }
 
-std::unique_ptr<ProverEngine> make_cpu_engine(std::shared_ptr<const Parameters> params, unsigned threads) {
-  return std::make_unique<CpuEngine>(std::move(params), threads);
+std::unique_ptr<ProverEngine> make_cpu_engine(std::shared_ptr<const Parameters> params, unsigned threads,
+                                              std::vector<std::pair<std::string, double>> setup_phases) {
+  return std::make_unique<CpuEngine>(std::move(params), threads, std::move(setup_phases));
 }
 
 Proof prove_with(ProverEngine& engine, const ParameterHeader& header, ProverInput& input, const Fr& r,

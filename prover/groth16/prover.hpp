@@ -70,8 +70,10 @@ class ProverEngine {
 
 // The CPU engine over `params` (kept by reference), `threads` = 0: every hardware thread.
 std::unique_ptr<ProverEngine> make_cpu_engine(const Parameters& params, unsigned threads = 0);
-// The same, owning the parameters.
-std::unique_ptr<ProverEngine> make_cpu_engine(std::shared_ptr<const Parameters> params, unsigned threads = 0);
+// The same, owning the parameters; `setup_phases` are what making them cost (reading a file, say), reported
+// by setup_phases().
+std::unique_ptr<ProverEngine> make_cpu_engine(std::shared_ptr<const Parameters> params, unsigned threads = 0,
+                                              std::vector<std::pair<std::string, double>> setup_phases = {});
 
 // prove() with the given engine, which must have been made for the parameters `header` describes. The
 // input's a, b and c are used up (the engine may consume them; a and b then hold the dense scalar vectors

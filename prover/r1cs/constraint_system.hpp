@@ -437,7 +437,11 @@ static_assert(ConstraintSystem<Counter>);
 
 // ---------------------------------------------------------------------------------------------------------
 // WitnessGen: values only; the fast path.
-class WitnessGen : public Assignment {
+// The members shared by the systems that compute values only (WitnessGen, WitnessSlice): enforce() and
+// namespaces compile to nothing, and the bulk interface for word-level fast paths. `Derived` stores values
+// through append_aux(v) / append_input(v), which return the new variable's index.
+template <class Derived>
+class ValuesOnlySystem {
  public:
   static constexpr bool kRecordsConstraints = false;
   static constexpr bool kHasValues = true;
@@ -445,15 +449,11 @@ class WitnessGen : public Assignment {
 
   template <class Name, class ValueFn>
   Variable alloc(const Name&, ValueFn&& value) {
-    auto index = static_cast<std::uint32_t>(aux_.size());
-    aux_.push_back(value());
-    return Variable::aux(index);
+    return Variable::aux(self().append_aux(value()));
   }
   template <class Name, class ValueFn>
   Variable alloc_input(const Name&, ValueFn&& value) {
-    auto index = static_cast<std::uint32_t>(inputs_.size());
-    inputs_.push_back(value());
-    return Variable::input(index);
+    return Variable::input(self().append_input(value()));
   }
   template <class Name>
   void enforce(const Name&, const LC&, const LC&, const LC&) {}
@@ -463,18 +463,33 @@ class WitnessGen : public Assignment {
   }
   static constexpr Variable one() { return Variable::one(); }
 
-  // Bulk interface of the systems that record no constraints, for word-level fast paths: appends one aux
-  // variable per set bit of `mask`, in ascending bit order, with the value of that bit of `values`
-  // (the same as popcount(mask) calls of alloc). add_constraints(n) stands for n enforce calls.
+  // Appends one aux variable per set bit of `mask`, in ascending bit order, with the value of that bit of
+  // `values` (the same as popcount(mask) calls of alloc). add_constraints(n) stands for n enforce calls.
   void alloc_bits(std::uint32_t mask, std::uint32_t values) {
     constexpr Fr kZero = Fr::zero(), kOne = Fr::one();
     while (mask != 0) {
-      int i = __builtin_ctz(mask);
-      aux_.push_back(((values >> i) & 1) ? kOne : kZero);
+      const int i = __builtin_ctz(mask);
+      self().append_aux(((values >> i) & 1) ? kOne : kZero);
       mask &= mask - 1;
     }
   }
   void add_constraints(std::size_t) {}
+
+ private:
+  Derived& self() { return static_cast<Derived&>(*this); }
+};
+
+class WitnessGen : public Assignment, public ValuesOnlySystem<WitnessGen> {
+ private:
+  friend class ValuesOnlySystem<WitnessGen>;
+  std::uint32_t append_aux(const Fr& value) {
+    aux_.push_back(value);
+    return static_cast<std::uint32_t>(aux_.size() - 1);
+  }
+  std::uint32_t append_input(const Fr& value) {
+    inputs_.push_back(value);
+    return static_cast<std::uint32_t>(inputs_.size() - 1);
+  }
 };
 static_assert(ConstraintSystem<WitnessGen>);
 

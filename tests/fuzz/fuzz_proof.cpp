@@ -8,15 +8,15 @@
 #include <vector>
 
 #include "io/io_error.hpp"
-#include "io/proof_file.hpp"
 #include "prover/algebra/encoding.hpp"
+#include "prover/groth16/proof_file.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   using namespace cuzk;
   const std::span<const std::uint8_t> bytes(data, size);
   try {
-    const std::vector<groth16::Proof> proofs = io::parse_proofs(bytes, "fuzz.proof");
-    const std::vector<std::uint8_t> back = io::serialize_proofs(proofs);
+    const std::vector<groth16::Proof> proofs = groth16::parse_proofs(bytes, "fuzz.proof");
+    const std::vector<std::uint8_t> back = groth16::serialize_proofs(proofs);
     if (back.size() != size || !std::equal(back.begin(), back.end(), data)) __builtin_trap();
   } catch (const io::IoError&) {
   } catch (const algebra::EncodingError&) {

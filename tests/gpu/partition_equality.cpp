@@ -17,7 +17,6 @@
 #include <string>
 
 #include "gpu/groth16_engine.hpp"
-#include "io/c1_file.hpp"
 #include "job/prove.hpp"
 #include "pce/porep_pce.hpp"
 #include "prover/algebra/hex_bytes.hpp"
@@ -25,6 +24,7 @@
 #include "prover/groth16/prover.hpp"
 #include "prover/groth16/randomness.hpp"
 #include "prover/groth16/verifier.hpp"
+#include "prover/porep/c1_file.hpp"
 #include "prover/porep/challenges.hpp"
 #include "prover/porep/circuit.hpp"
 #include "prover/porep/param_names.hpp"
@@ -56,8 +56,8 @@ groth16::Proof prove_timed(const char* engine_name, groth16::ProverEngine& engin
 
 int run(int argc, char** argv) {
   if (argc < 6 || argc > 7) {
-    std::fprintf(stderr,
-                 "usage: %s C1_FILE PARAMS_DIR PCE_CACHE_DIR PARTITION SEED [GPU_MEMORY_BYTES]\n", argv[0]);
+    std::fprintf(stderr, "usage: %s C1_FILE PARAMS_DIR PCE_CACHE_DIR PARTITION SEED [GPU_MEMORY_BYTES]\n",
+                 argv[0]);
     return 2;
   }
   const std::string c1_path = argv[1], params_dir = argv[2], pce_dir = argv[3];
@@ -67,7 +67,7 @@ int run(int argc, char** argv) {
   if (argc == 7) gpu_options.memory_limit = std::stoull(argv[6]);
 
   auto t0 = std::chrono::steady_clock::now();
-  const porep::C1Output c1 = io::read_c1_file(c1_path);
+  const porep::C1Output c1 = porep::read_c1_file(c1_path);
   const porep::RegisteredSealProof& proof_type = *c1.registered_proof;
   if (partition >= proof_type.partitions()) {
     std::fprintf(stderr, "%s has %u partitions; partition %u does not exist\n", c1_path.c_str(),
@@ -107,7 +107,7 @@ int run(int argc, char** argv) {
   groth16::Proof cpu_proof;
   {
     t0 = std::chrono::steady_clock::now();
-    auto engine = job::make_cpu_engine_from_file(params_path, 0);
+    auto engine = job::cpu_engine_factory({params_path, header, 0});
     std::printf("CPU engine made (parameters decoded) in %.1f s\n", seconds_since(t0));
     cpu_proof = prove_timed("CPU", *engine, header, cpu_input, rs);
   }

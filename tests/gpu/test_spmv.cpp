@@ -55,40 +55,14 @@ std::size_t long_rows(const CompactMatrix& m) {
 TEST(GpuSpmv, RandomMatricesEveryCoefficientClassMatchCpu) {
   CUZK_REQUIRE_GPU();
   auto rng = test::seeded_rng("GpuSpmv.RandomMatricesEveryCoefficientClassMatchCpu");
-  r1cs::R1cs cs;
-  cs.num_inputs = 5;
-  cs.num_aux = 3000;
-  std::vector<Fr> table_values;
-  for (int i = 0; i < 40; ++i) table_values.push_back(rand_fr(rng));
-  auto random_coeff = [&]() -> Fr {
-    switch (rng() % 6) {
-      case 0:
-        return Fr::one();
-      case 1:
-        return -Fr::one();
-      case 2:
-      case 3: {
-        Fr p = Fr::one();
-        for (unsigned k = rng() % (kMaxExponent + 1); k > 0; --k) p = p + p;
-        return rng() % 2 ? p : -p;
-      }
-      case 4:
-        return table_values[rng() % table_values.size()];
-      default:
-        return rand_fr(rng);
-    }
-  };
-  const std::size_t long_lengths[] = {31, 32, 33, 64, 100, 700};
-  for (int row = 0; row < 5000; ++row) {
-    for (r1cs::SparseMatrix* m : {&cs.a, &cs.b, &cs.c}) {
-      const std::size_t len = rng() % 50 == 0 ? long_lengths[rng() % std::size(long_lengths)] : rng() % 10;
-      for (std::size_t t = 0; t < len; ++t) {
-        m->columns.push_back(static_cast<std::uint32_t>(rng() % cs.num_variables()));
-        m->values.push_back(random_coeff());
-      }
-      m->row_offsets.push_back(m->columns.size());
-    }
-  }
+  RandomR1csShape shape;
+  shape.num_aux = 3000;
+  shape.rows = 5000;
+  shape.table_values = 40;
+  shape.short_row_limit = 10;
+  shape.long_row_odds = 50;
+  shape.long_lengths = {31, 32, 33, 64, 100, 700};
+  const r1cs::R1cs cs = random_r1cs(rng, shape);
   const CompactR1cs pce = compact(cs);
   ASSERT_EQ(expand(pce), cs);
   const CoefficientStats stats = coefficient_stats(pce);
@@ -102,21 +76,8 @@ TEST(GpuSpmv, RandomMatricesEveryCoefficientClassMatchCpu) {
   EXPECT_EQ(device.num_constraints(), pce.num_constraints());
   EXPECT_GE(device.device_bytes(), gpu::DeviceR1cs::device_bytes_bound(pce.view()));
   for (int trial = 0; trial < 4; ++trial) {
-    std::vector<Fr> inputs{Fr::one()}, aux;
-    auto random_value = [&]() -> Fr {
-      switch (rng() % 4) {
-        case 0:
-          return Fr::zero();
-        case 1:
-          return Fr::one();
-        case 2:
-          return Fr::from_u64(rng() % 1000);
-        default:
-          return rand_fr(rng);
-      }
-    };
-    for (std::size_t i = 1; i < cs.num_inputs; ++i) inputs.push_back(random_value());
-    for (std::size_t i = 0; i < cs.num_aux; ++i) aux.push_back(random_value());
+    std::vector<Fr> inputs, aux;
+    random_witness(rng, cs, inputs, aux);
     const r1cs::Evaluation expected = evaluate(pce, inputs, aux, 2);
     const GpuResult got = gpu_evaluate(device, inputs, aux);
     EXPECT_EQ(got.abc.a, expected.a) << "trial " << trial;

@@ -12,7 +12,7 @@
 #include "prover/algebra/encoding.hpp"
 #include "prover/groth16/proof.hpp"
 
-namespace cuzk::io {
+namespace cuzk::groth16 {
 
 // The number of partition proofs in `size` bytes. Throws IoError naming `source` and the offset of
 // the first byte that does not belong to a whole proof when size is 0 or not a multiple of 192.
@@ -36,4 +36,4 @@ std::vector<std::uint8_t> serialize_proofs(std::span<const groth16::Proof> proof
 // Writes the proofs with write_file_atomic (io/atomic_file.hpp): never a half-written proof file.
 void write_proof_file_atomic(const std::filesystem::path& path, std::span<const groth16::Proof> proofs);
 
-}  // namespace cuzk::io
+}  // namespace cuzk::groth16

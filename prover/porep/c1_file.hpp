@@ -11,7 +11,7 @@
 
 #include "prover/porep/vanilla_proof.hpp"
 
-namespace cuzk::io {
+namespace cuzk::porep {
 
 porep::C1Output read_c1_file(const std::string& path);
 porep::C1Output parse_c1_json(std::string_view text, const std::string& source_name);
@@ -25,4 +25,4 @@ std::string base64_encode(std::string_view bytes);
 // Throws IoError(source_name, ...) on invalid base64.
 std::string base64_decode(std::string_view text, const std::string& source_name);
 
-}  // namespace cuzk::io
+}  // namespace cuzk::porep

@@ -1,4 +1,4 @@
-#include "io/c1_file.hpp"
+#include "prover/porep/c1_file.hpp"
 
 #include <array>
 #include <functional>
@@ -8,7 +8,7 @@
 #include "io/json_reader.hpp"
 #include "io/mapped_file.hpp"
 
-namespace cuzk::io {
+namespace cuzk::porep {
 
 using porep::C1Output;
 using porep::ChallengeProof;
@@ -24,7 +24,7 @@ namespace {
 
 // Reads one JSON object whose fields must be exactly `names` (any order, each once), calling
 // `on_field(index)` with the reader positioned at the value.
-void read_struct(JsonReader& r, const std::string& what, std::initializer_list<std::string_view> names,
+void read_struct(io::JsonReader& r, const std::string& what, std::initializer_list<std::string_view> names,
                  const std::function<void(std::size_t)>& on_field) {
   r.begin_object();
   std::vector<bool> seen(names.size(), false);
@@ -35,8 +35,8 @@ void read_struct(JsonReader& r, const std::string& what, std::initializer_list<s
       if (name == key) break;
       ++i;
     }
-    if (i == names.size()) r.fail(what + ": unknown field " + quote_for_message(key));
-    if (seen[i]) r.fail(what + ": duplicate field " + quote_for_message(key));
+    if (i == names.size()) r.fail(what + ": unknown field " + io::quote_for_message(key));
+    if (seen[i]) r.fail(what + ": duplicate field " + io::quote_for_message(key));
     seen[i] = true;
     on_field(i);
   }
@@ -46,20 +46,20 @@ void read_struct(JsonReader& r, const std::string& what, std::initializer_list<s
   }
 }
 
-Domain read_domain(JsonReader& r) {
+Domain read_domain(io::JsonReader& r) {
   Domain d;
   r.read_bytes(d.data(), d.size());
   return d;
 }
 
-std::vector<Domain> read_domains(JsonReader& r) {
+std::vector<Domain> read_domains(io::JsonReader& r) {
   std::vector<Domain> out;
   r.begin_array();
   while (r.has_next_element()) out.push_back(read_domain(r));
   return out;
 }
 
-InclusionPath read_inclusion_path(JsonReader& r, const std::string& what) {
+InclusionPath read_inclusion_path(io::JsonReader& r, const std::string& what) {
   InclusionPath p;
   read_struct(r, what, {"path"}, [&](std::size_t) {
     r.begin_array();
@@ -67,8 +67,10 @@ InclusionPath read_inclusion_path(JsonReader& r, const std::string& what) {
       PathElement e;
       read_struct(r, what + " path element " + std::to_string(p.path.size()), {"hashes", "index"},
                   [&](std::size_t f) {
-                    if (f == 0) e.hashes = read_domains(r);
-                    else e.index = r.read_u64();
+                    if (f == 0)
+                      e.hashes = read_domains(r);
+                    else
+                      e.index = r.read_u64();
                   });
       p.path.push_back(std::move(e));
     }
@@ -76,39 +78,51 @@ InclusionPath read_inclusion_path(JsonReader& r, const std::string& what) {
   return p;
 }
 
-MerkleProof read_merkle_proof(JsonReader& r, const std::string& what) {
+MerkleProof read_merkle_proof(io::JsonReader& r, const std::string& what) {
   MerkleProof m;
   read_struct(r, what, {"data"}, [&](std::size_t) {
     r.begin_object();
     std::string variant;
     if (!r.next_key(variant)) r.fail(what + ": empty ProofData (expected Single, Sub or Top)");
-    std::string inner = what + " (" + quote_for_message(variant) + ")";
+    std::string inner = what + " (" + io::quote_for_message(variant) + ")";
     if (variant == "Single") {
       m.kind = MerkleProof::Kind::kSingle;
       read_struct(r, inner, {"root", "leaf", "path"}, [&](std::size_t f) {
-        if (f == 0) m.root = read_domain(r);
-        else if (f == 1) m.leaf = read_domain(r);
-        else m.base = read_inclusion_path(r, inner + " path");
+        if (f == 0)
+          m.root = read_domain(r);
+        else if (f == 1)
+          m.leaf = read_domain(r);
+        else
+          m.base = read_inclusion_path(r, inner + " path");
       });
     } else if (variant == "Sub") {
       m.kind = MerkleProof::Kind::kSub;
       read_struct(r, inner, {"base_proof", "sub_proof", "root", "leaf"}, [&](std::size_t f) {
-        if (f == 0) m.base = read_inclusion_path(r, inner + " base_proof");
-        else if (f == 1) m.sub = read_inclusion_path(r, inner + " sub_proof");
-        else if (f == 2) m.root = read_domain(r);
-        else m.leaf = read_domain(r);
+        if (f == 0)
+          m.base = read_inclusion_path(r, inner + " base_proof");
+        else if (f == 1)
+          m.sub = read_inclusion_path(r, inner + " sub_proof");
+        else if (f == 2)
+          m.root = read_domain(r);
+        else
+          m.leaf = read_domain(r);
       });
     } else if (variant == "Top") {
       m.kind = MerkleProof::Kind::kTop;
       read_struct(r, inner, {"base_proof", "sub_proof", "top_proof", "root", "leaf"}, [&](std::size_t f) {
-        if (f == 0) m.base = read_inclusion_path(r, inner + " base_proof");
-        else if (f == 1) m.sub = read_inclusion_path(r, inner + " sub_proof");
-        else if (f == 2) m.top = read_inclusion_path(r, inner + " top_proof");
-        else if (f == 3) m.root = read_domain(r);
-        else m.leaf = read_domain(r);
+        if (f == 0)
+          m.base = read_inclusion_path(r, inner + " base_proof");
+        else if (f == 1)
+          m.sub = read_inclusion_path(r, inner + " sub_proof");
+        else if (f == 2)
+          m.top = read_inclusion_path(r, inner + " top_proof");
+        else if (f == 3)
+          m.root = read_domain(r);
+        else
+          m.leaf = read_domain(r);
       });
     } else {
-      r.fail(what + ": unknown ProofData variant " + quote_for_message(variant) +
+      r.fail(what + ": unknown ProofData variant " + io::quote_for_message(variant) +
              " (expected Single, Sub or Top)");
     }
     std::string extra;
@@ -117,7 +131,7 @@ MerkleProof read_merkle_proof(JsonReader& r, const std::string& what) {
   return m;
 }
 
-ColumnProof read_column_proof(JsonReader& r, const std::string& what) {
+ColumnProof read_column_proof(io::JsonReader& r, const std::string& what) {
   ColumnProof c;
   read_struct(r, what, {"column", "inclusion_proof"}, [&](std::size_t f) {
     if (f == 0) {
@@ -139,7 +153,7 @@ ColumnProof read_column_proof(JsonReader& r, const std::string& what) {
   return c;
 }
 
-LabelingProof read_labeling_proof(JsonReader& r, const std::string& what) {
+LabelingProof read_labeling_proof(io::JsonReader& r, const std::string& what) {
   LabelingProof p;
   read_struct(r, what, {"parents", "layer_index", "node"}, [&](std::size_t f) {
     if (f == 0) {
@@ -155,45 +169,56 @@ LabelingProof read_labeling_proof(JsonReader& r, const std::string& what) {
   return p;
 }
 
-std::vector<ColumnProof> read_column_proofs(JsonReader& r, const std::string& what) {
+std::vector<ColumnProof> read_column_proofs(io::JsonReader& r, const std::string& what) {
   std::vector<ColumnProof> out;
   r.begin_array();
-  while (r.has_next_element()) out.push_back(read_column_proof(r, what + "[" + std::to_string(out.size()) + "]"));
+  while (r.has_next_element())
+    out.push_back(read_column_proof(r, what + "[" + std::to_string(out.size()) + "]"));
   return out;
 }
 
 // `where` is already the reader's context, so messages inside name only the part.
-ChallengeProof read_challenge_proof(JsonReader& r, const std::string& /*where*/) {
+ChallengeProof read_challenge_proof(io::JsonReader& r, const std::string& /*where*/) {
   const std::string where = "vanilla proof";
   ChallengeProof p;
-  read_struct(r, where,
-              {"comm_d_proofs", "comm_r_last_proof", "replica_column_proofs", "labeling_proofs", "encoding_proof"},
-              [&](std::size_t f) {
-                switch (f) {
-                  case 0: p.comm_d_proofs = read_merkle_proof(r, where + " comm_d_proofs"); break;
-                  case 1: p.comm_r_last_proof = read_merkle_proof(r, where + " comm_r_last_proof"); break;
-                  case 2:
-                    read_struct(r, where + " replica_column_proofs", {"c_x", "drg_parents", "exp_parents"},
-                                [&](std::size_t g) {
-                                  auto& rc = p.replica_column_proofs;
-                                  if (g == 0) rc.c_x = read_column_proof(r, where + " c_x");
-                                  else if (g == 1) rc.drg_parents = read_column_proofs(r, where + " drg_parents");
-                                  else rc.exp_parents = read_column_proofs(r, where + " exp_parents");
-                                });
-                    break;
-                  case 3:
-                    r.begin_array();
-                    while (r.has_next_element())
-                      p.labeling_proofs.push_back(read_labeling_proof(
-                          r, where + " labeling_proofs[" + std::to_string(p.labeling_proofs.size()) + "]"));
-                    break;
-                  default: p.encoding_proof = read_labeling_proof(r, where + " encoding_proof"); break;
-                }
-              });
+  read_struct(
+      r, where,
+      {"comm_d_proofs", "comm_r_last_proof", "replica_column_proofs", "labeling_proofs", "encoding_proof"},
+      [&](std::size_t f) {
+        switch (f) {
+          case 0:
+            p.comm_d_proofs = read_merkle_proof(r, where + " comm_d_proofs");
+            break;
+          case 1:
+            p.comm_r_last_proof = read_merkle_proof(r, where + " comm_r_last_proof");
+            break;
+          case 2:
+            read_struct(r, where + " replica_column_proofs", {"c_x", "drg_parents", "exp_parents"},
+                        [&](std::size_t g) {
+                          auto& rc = p.replica_column_proofs;
+                          if (g == 0)
+                            rc.c_x = read_column_proof(r, where + " c_x");
+                          else if (g == 1)
+                            rc.drg_parents = read_column_proofs(r, where + " drg_parents");
+                          else
+                            rc.exp_parents = read_column_proofs(r, where + " exp_parents");
+                        });
+            break;
+          case 3:
+            r.begin_array();
+            while (r.has_next_element())
+              p.labeling_proofs.push_back(read_labeling_proof(
+                  r, where + " labeling_proofs[" + std::to_string(p.labeling_proofs.size()) + "]"));
+            break;
+          default:
+            p.encoding_proof = read_labeling_proof(r, where + " encoding_proof");
+            break;
+        }
+      });
   return p;
 }
 
-C1Output parse_raw(JsonReader& r) {
+C1Output parse_raw(io::JsonReader& r) {
   C1Output c1;
   read_struct(r, "SealCommitPhase1Output",
               {"registered_proof", "vanilla_proofs", "comm_r", "comm_d", "replica_id", "seed", "ticket"},
@@ -202,7 +227,8 @@ C1Output parse_raw(JsonReader& r) {
                   case 0: {
                     std::string name = r.read_string();
                     c1.registered_proof = porep::find_registered_seal_proof(name);
-                    if (!c1.registered_proof) r.fail("unknown registered_proof " + quote_for_message(name));
+                    if (!c1.registered_proof)
+                      r.fail("unknown registered_proof " + io::quote_for_message(name));
                     break;
                   }
                   case 1: {
@@ -225,11 +251,21 @@ C1Output parse_raw(JsonReader& r) {
                     if (r.next_key(extra)) r.fail("vanilla_proofs: more than one variant");
                     break;
                   }
-                  case 2: c1.comm_r = read_domain(r); break;
-                  case 3: c1.comm_d = read_domain(r); break;
-                  case 4: c1.replica_id = read_domain(r); break;
-                  case 5: c1.seed = read_domain(r); break;
-                  default: c1.ticket = read_domain(r); break;
+                  case 2:
+                    c1.comm_r = read_domain(r);
+                    break;
+                  case 3:
+                    c1.comm_d = read_domain(r);
+                    break;
+                  case 4:
+                    c1.replica_id = read_domain(r);
+                    break;
+                  case 5:
+                    c1.seed = read_domain(r);
+                    break;
+                  default:
+                    c1.ticket = read_domain(r);
+                    break;
                 }
               });
   r.expect_end();
@@ -359,16 +395,16 @@ constexpr char kBase64Alphabet[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqr
 C1Output parse_c1_json(std::string_view text, const std::string& source_name) {
   // The envelope's first key is "SectorNum", "Phase1Out" or "SectorSize"; the raw form's keys are
   // snake_case. Look at the first key to decide, then parse strictly.
-  JsonReader probe(text, source_name);
+  io::JsonReader probe(text, source_name);
   probe.begin_object();
   std::string first_key;
   if (!probe.next_key(first_key)) probe.fail("empty JSON object: not a C1 output");
   bool envelope = first_key == "SectorNum" || first_key == "Phase1Out" || first_key == "SectorSize";
   if (!envelope) {
-    JsonReader r(text, source_name);
+    io::JsonReader r(text, source_name);
     return parse_raw(r);
   }
-  JsonReader r(text, source_name);
+  io::JsonReader r(text, source_name);
   std::int64_t sector_num = 0;
   std::uint64_t sector_size = 0;
   std::string phase1_out;
@@ -390,7 +426,7 @@ C1Output parse_c1_json(std::string_view text, const std::string& source_name) {
   std::string raw = base64_decode(phase1_out, inner_name);
   phase1_out.clear();
   phase1_out.shrink_to_fit();
-  JsonReader inner(raw, inner_name);
+  io::JsonReader inner(raw, inner_name);
   C1Output c1 = parse_raw(inner);
   c1.sector_num = sector_num;
   c1.envelope_sector_size = sector_size;
@@ -398,9 +434,9 @@ C1Output parse_c1_json(std::string_view text, const std::string& source_name) {
 }
 
 C1Output read_c1_file(const std::string& path) {
-  MappedFile file(path);
+  io::MappedFile file(path);
   std::string_view text(reinterpret_cast<const char*>(file.bytes().data()), file.size());
-  if (text.empty()) throw IoError(path, "empty file: not a C1 output");
+  if (text.empty()) throw io::IoError(path, "empty file: not a C1 output");
   return parse_c1_json(text, path);
 }
 
@@ -448,7 +484,8 @@ std::string base64_encode(std::string_view bytes) {
   out.reserve((bytes.size() + 2) / 3 * 4);
   std::size_t i = 0;
   for (; i + 3 <= bytes.size(); i += 3) {
-    std::uint32_t v = (static_cast<std::uint8_t>(bytes[i]) << 16) | (static_cast<std::uint8_t>(bytes[i + 1]) << 8) |
+    std::uint32_t v = (static_cast<std::uint8_t>(bytes[i]) << 16) |
+                      (static_cast<std::uint8_t>(bytes[i + 1]) << 8) |
                       static_cast<std::uint8_t>(bytes[i + 2]);
     for (int s = 18; s >= 0; s -= 6) out += kBase64Alphabet[(v >> s) & 63];
   }
@@ -469,7 +506,7 @@ std::string base64_decode(std::string_view text, const std::string& source_name)
   std::array<int, 256> value;
   value.fill(-1);
   for (int i = 0; i < 64; ++i) value[static_cast<unsigned char>(kBase64Alphabet[i])] = i;
-  if (text.size() % 4 != 0) throw IoError(source_name, "invalid base64: length is not a multiple of 4");
+  if (text.size() % 4 != 0) throw io::IoError(source_name, "invalid base64: length is not a multiple of 4");
   std::string out;
   out.reserve(text.size() / 4 * 3);
   for (std::size_t i = 0; i < text.size(); i += 4) {
@@ -482,9 +519,9 @@ std::string base64_decode(std::string_view text, const std::string& source_name)
         ++pad;
         continue;
       }
-      if (pad) throw IoError(source_name, "invalid base64: data after padding", i + j);
+      if (pad) throw io::IoError(source_name, "invalid base64: data after padding", i + j);
       v[j] = value[static_cast<unsigned char>(c)];
-      if (v[j] < 0) throw IoError(source_name, "invalid base64 character", i + j);
+      if (v[j] < 0) throw io::IoError(source_name, "invalid base64 character", i + j);
     }
     std::uint32_t word = (v[0] << 18) | (v[1] << 12) | (v[2] << 6) | v[3];
     out += static_cast<char>((word >> 16) & 0xff);
@@ -494,4 +531,4 @@ std::string base64_decode(std::string_view text, const std::string& source_name)
   return out;
 }
 
-}  // namespace cuzk::io
+}  // namespace cuzk::porep

@@ -1,4 +1,4 @@
-#include "io/proof_file.hpp"
+#include "prover/groth16/proof_file.hpp"
 
 #include <cerrno>
 #include <cstring>
@@ -8,19 +8,21 @@
 #include "io/atomic_file.hpp"
 #include "io/io_error.hpp"
 
-namespace cuzk::io {
+namespace cuzk::groth16 {
 
 using groth16::Proof;
 
 std::size_t proof_count(std::uint64_t size, const std::string& source) {
-  if (size == 0) throw IoError(source, "empty proof file (a proof file holds 192 bytes per partition)", 0);
+  if (size == 0)
+    throw io::IoError(source, "empty proof file (a proof file holds 192 bytes per partition)", 0);
   if (size % Proof::kSize != 0) {
     std::uint64_t whole = size / Proof::kSize;
-    throw IoError(source,
-                  "size " + std::to_string(size) +
-                      " bytes is not a multiple of the 192-byte partition proof: " + std::to_string(whole) +
-                      " whole proof(s) and " + std::to_string(size % Proof::kSize) + " trailing byte(s)",
-                  whole * Proof::kSize);
+    throw io::IoError(
+        source,
+        "size " + std::to_string(size) +
+            " bytes is not a multiple of the 192-byte partition proof: " + std::to_string(whole) +
+            " whole proof(s) and " + std::to_string(size % Proof::kSize) + " trailing byte(s)",
+        whole * Proof::kSize);
   }
   return static_cast<std::size_t>(size / Proof::kSize);
 }
@@ -29,14 +31,14 @@ std::vector<std::uint8_t> read_proof_file_bytes(const std::filesystem::path& pat
   const std::string name = path.string();
   std::error_code ec;
   if (!std::filesystem::is_regular_file(path, ec)) {
-    throw IoError(name, ec                              ? "cannot read: " + ec.message()
-                        : std::filesystem::exists(path) ? "not a regular file"
-                                                        : "no such file");
+    throw io::IoError(name, ec                              ? "cannot read: " + ec.message()
+                            : std::filesystem::exists(path) ? "not a regular file"
+                                                            : "no such file");
   }
   std::ifstream in(path, std::ios::binary);
-  if (!in) throw IoError(name, std::string("cannot open: ") + std::strerror(errno));
+  if (!in) throw io::IoError(name, std::string("cannot open: ") + std::strerror(errno));
   std::vector<std::uint8_t> bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-  if (in.bad()) throw IoError(name, "read failed", bytes.size());
+  if (in.bad()) throw io::IoError(name, "read failed", bytes.size());
   proof_count(bytes.size(), name);
   return bytes;
 }
@@ -69,7 +71,7 @@ std::vector<std::uint8_t> serialize_proofs(std::span<const Proof> proofs) {
 }
 
 void write_proof_file_atomic(const std::filesystem::path& path, std::span<const Proof> proofs) {
-  write_file_atomic(path, serialize_proofs(proofs));
+  io::write_file_atomic(path, serialize_proofs(proofs));
 }
 
-}  // namespace cuzk::io
+}  // namespace cuzk::groth16

@@ -1,0 +1,63 @@
+// The report of a run (job/prove.hpp, prove_c1_files): each sector proven or failed, the phases shared by
+// the run, memory peaks and the timeline; and its writers. One description, written as JSON or YAML
+// (docs/formats.md, "Run reports").
+#pragma once
+
+#include <cstdint>
+#include <exception>
+#include <string>
+#include <vector>
+
+#include "job/phase_order.hpp"
+#include "job/timeline.hpp"
+#include "prover/algebra/bls12_381.hpp"
+#include "prover/timing.hpp"
+
+namespace cuzk::job {
+
+struct SectorReport {
+  std::string c1_path;
+  std::string sector;      // the proof file's stem
+  std::string proof_type;  // registered seal proof name
+  unsigned partitions = 0;
+  std::string proof_path;
+  std::string proof_hex;
+  std::string public_inputs_path;
+  bool verified = false;
+  // Per phase, in the order they run (job/phase_order.hpp): parse, validate, synthesize, ..., write.
+  PhaseMap<PhaseTime> phases;
+  PhaseTime total;
+};
+
+// A sector that was not proven (ProveOptions::keep_going).
+struct SectorFailure {
+  std::size_t input_index = 0;  // position among the C1 files
+  std::string c1_path;
+  std::string sector;  // the proof file's stem; empty when the C1 file could not be read
+  std::string stage;   // "check" (up-front), "synthesize", "prove", "verify" or "write"
+  std::string message;
+  std::exception_ptr error;  // the exception itself: cli/ turns it into an exit code
+  int exit_code = 0;         // filled in by cli/ (exit codes are the CLI's), written to the report
+};
+
+struct RunReport {
+  std::string engine = "cpu";
+  bool overlap = false;  // synthesis and proving ran at once (ProveOptions::overlap)
+  std::vector<SectorReport> sectors;
+  std::vector<SectorFailure> failures;  // in input order; empty unless keep_going
+  PhaseMap<PhaseTime> shared_phases;    // params.load, pce.load or pce.build, gpu.setup
+  PhaseTime total;
+  std::uint64_t peak_rss_bytes = 0;
+  // Sampled (job/memory_sampler.hpp): anonymous and file-backed host memory apart, and device memory.
+  std::uint64_t peak_anon_bytes = 0, peak_file_bytes = 0, peak_device_bytes = 0;
+  unsigned synthesis_workers = 1;
+  std::vector<TimelineEvent> timeline;  // every step of every partition, in the order recorded
+};
+
+// [[ "0x..", ... ], ...]: one array of canonical big-endian hex field elements per partition.
+std::string public_inputs_json(const std::vector<std::vector<algebra::Fr>>& inputs);
+
+std::string to_json(const RunReport& report);
+std::string to_yaml(const RunReport& report);
+
+}  // namespace cuzk::job
