@@ -113,7 +113,13 @@ class GpuEngineRecovery : public ::testing::Test {
     if (!path_.empty()) fs::remove(path_);
   }
 
-  std::unique_ptr<ProverEngine> make_engine() { return gpu::make_gpu_engine(path_.string(), header_); }
+  // One reader thread: the default (half the cores, up to 8) pins 128 MiB per thread, about half a second
+  // per engine on the H200 machine, and the fault test makes two engines for each allocation of a proof.
+  std::unique_ptr<ProverEngine> make_engine() {
+    gpu::GpuEngineOptions options;
+    options.reader_threads = 1;
+    return gpu::make_gpu_engine(path_.string(), header_, options);
+  }
 
   // A fresh engine's steps and proof equal the CPU's.
   void expect_fresh_engine_correct(const std::string& where) {
