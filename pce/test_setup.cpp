@@ -39,21 +39,6 @@ double seconds_since(Clock::time_point start) {
   return std::chrono::duration<double>(Clock::now() - start).count();
 }
 
-void put_u32_be(std::uint32_t v, std::uint8_t* out) {
-  out[0] = static_cast<std::uint8_t>(v >> 24);
-  out[1] = static_cast<std::uint8_t>(v >> 16);
-  out[2] = static_cast<std::uint8_t>(v >> 8);
-  out[3] = static_cast<std::uint8_t>(v);
-}
-
-// As Parameters::write: a vector longer than its u32 length field cannot be written.
-std::uint32_t checked_length(std::size_t n, const char* name) {
-  if (n > std::numeric_limits<std::uint32_t>::max())
-    throw std::length_error(std::string("vector ") + name +
-                            " has more than 2^32 - 1 points (u32 length field)");
-  return static_cast<std::uint32_t>(n);
-}
-
 // Vector lengths of the .params file, from the densities alone.
 struct Layout {
   std::size_t inputs = 0, aux = 0, h = 0, a = 0, b = 0;
@@ -204,7 +189,7 @@ class VectorStreamer {
                        const std::function<void(std::size_t, std::span<Fr>)>& fill) {
     const auto start = Clock::now();
     std::uint8_t length[kLengthBytes];
-    put_u32_be(checked_length(count, name), length);
+    groth16::write_vector_length(count, name, length);
     file_.pwrite(length, offset);
     offset += kLengthBytes;
     const std::size_t point_bytes = g2 ? kG2Bytes : kG1Bytes;
@@ -366,7 +351,7 @@ void write_test_parameters(const CompactR1cs& cs, const groth16::ToxicWaste& was
     put(g2, 2 * kG2Bytes);             // beta_g2, gamma_g2
     put(g1 + 2 * kG1Bytes, kG1Bytes);  // delta_g1
     put(g2 + 2 * kG2Bytes, kG2Bytes);  // delta_g2
-    put_u32_be(checked_length(ni, "ic"), out);
+    groth16::write_vector_length(ni, "ic", out);
     out += kLengthBytes;
     std::vector<Fr> ic(ni);
     for (std::size_t i = 0; i < ni; ++i) ic[i] = query(i);

@@ -161,25 +161,11 @@ VerifyingKey read_vk(Cursor& cur) {
   return vk;
 }
 
-void put_u32_be(std::uint32_t v, std::uint8_t* out) {
-  out[0] = static_cast<std::uint8_t>(v >> 24);
-  out[1] = static_cast<std::uint8_t>(v >> 16);
-  out[2] = static_cast<std::uint8_t>(v >> 8);
-  out[3] = static_cast<std::uint8_t>(v);
-}
-
-std::uint32_t checked_length(std::size_t n, const char* name) {
-  if (n > std::numeric_limits<std::uint32_t>::max())
-    throw std::length_error(std::string("vector ") + name +
-                            " has more than 2^32 - 1 points (u32 length field)");
-  return static_cast<std::uint32_t>(n);
-}
-
 // Writes the length and the points at `out` (which has room), encoding in parallel.
 template <class Point>
 std::uint8_t* encode_vector(const std::vector<Point>& points, const char* name, std::uint8_t* out,
                             unsigned threads) {
-  put_u32_be(checked_length(points.size(), name), out);
+  write_vector_length(points.size(), name, out);
   out += kLengthBytes;
   const auto n = static_cast<std::int64_t>(points.size());
 #pragma omp parallel for schedule(static) num_threads(thread_count(threads))
@@ -208,7 +194,7 @@ void stream_vector(const std::vector<Point>& points, const char* name, std::ostr
   // 64 Ki points per chunk: 6 MiB (G1) or 12 MiB (G2) of buffer, enough to keep the threads busy.
   constexpr std::size_t kChunkPoints = std::size_t{1} << 16;
   std::uint8_t len[kLengthBytes];
-  put_u32_be(checked_length(points.size(), name), len);
+  write_vector_length(points.size(), name, len);
   out.write(reinterpret_cast<const char*>(len), kLengthBytes);
   std::vector<std::uint8_t> buf(std::min(points.size(), kChunkPoints) * Codec<Point>::kSize);
   for (std::size_t start = 0; start < points.size(); start += kChunkPoints) {
@@ -345,7 +331,8 @@ ParametersInfo parameters_info(std::span<const std::uint8_t> bytes, const std::s
 }
 
 ParameterHeader header_of(const Parameters& params) {
-  return {params.vk, params.h.size(), params.l.size(), params.a.size(), params.b_g1.size(), params.b_g2.size()};
+  return {params.vk,       params.h.size(),    params.l.size(),
+          params.a.size(), params.b_g1.size(), params.b_g2.size()};
 }
 
 ParameterHeader read_parameter_header(const std::string& path) {
@@ -364,6 +351,17 @@ ParameterHeader read_parameter_header(const std::string& path) {
 ParametersInfo read_parameters_info(const std::string& path) {
   io::MappedFile file(path);
   return parameters_info(file.bytes(), path);
+}
+
+void write_vector_length(std::size_t count, const char* name, std::uint8_t* out) {
+  if (count > std::numeric_limits<std::uint32_t>::max())
+    throw std::length_error(std::string("vector ") + name +
+                            " has more than 2^32 - 1 points (u32 length field)");
+  const auto v = static_cast<std::uint32_t>(count);
+  out[0] = static_cast<std::uint8_t>(v >> 24);
+  out[1] = static_cast<std::uint8_t>(v >> 16);
+  out[2] = static_cast<std::uint8_t>(v >> 8);
+  out[3] = static_cast<std::uint8_t>(v);
 }
 
 }  // namespace cuzk::groth16

@@ -1,5 +1,5 @@
-// Groth16 verifying key and proving parameters in bellperson's on-disk layout (docs/formats.md, "Groth16 parameters";
-// bellperson src/groth16/params.rs and verifying_key.rs):
+// Groth16 verifying key and proving parameters in bellperson's on-disk layout (docs/formats.md, "Groth16
+// parameters"; bellperson src/groth16/params.rs and verifying_key.rs):
 //
 //   .vk     = alpha_g1 beta_g1 beta_g2 gamma_g2 delta_g1 delta_g2 (uncompressed: G1 96 B, G2 192 B),
 //             u32 big-endian ic.len(), ic points (G1 uncompressed)
@@ -30,10 +30,14 @@ using algebra::G1Affine;
 using algebra::G2Affine;
 using algebra::PointCheck;
 
-// Byte size of the fixed part of a verifying key: 3 G1 + 3 G2 uncompressed points (docs/formats.md, "Groth16 parameters").
+// Byte size of the fixed part of a verifying key: 3 G1 + 3 G2 uncompressed points (docs/formats.md, "Groth16
+// parameters").
 constexpr std::size_t kVkFixedBytes = 3 * algebra::kG1UncompressedSize + 3 * algebra::kG2UncompressedSize;
 static_assert(kVkFixedBytes == 864);
 constexpr std::size_t kLengthBytes = 4;  // u32 big-endian vector length
+// Writes that length field for a vector of `count` points at `out` (kLengthBytes). Throws std::length_error
+// naming the vector when it does not fit in a u32 (bellperson writes the lengths as u32).
+void write_vector_length(std::size_t count, const char* name, std::uint8_t* out);
 
 struct VerifyingKey {
   G1Affine alpha_g1, beta_g1;
