@@ -3,6 +3,7 @@
 
 #include <spdlog/spdlog.h>
 
+#include <CLI/CLI.hpp>
 #include <exception>
 
 #include "cli/exit_codes.hpp"
@@ -78,6 +79,10 @@ int log_exception() {
         return kCircuitError;
     }
     return kInternalError;
+  } catch (const CLI::ParseError& e) {
+    // A flag refused after parsing, when the job is set up (--gpu-memory without --gpu, say).
+    spdlog::error("{}", e.what());
+    return kUsageError;
 #ifdef CUZK_HAVE_CUDA
   } catch (const gpu::GpuError& e) {
     spdlog::error("GPU error: {}", e.what());

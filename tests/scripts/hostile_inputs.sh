@@ -58,6 +58,9 @@ expect 2 "--threads 100000" "${prove[@]}" "$tmp/c1.json" -o "$tmp/out" --threads
 says "--threads" "--threads 100000"
 expect 2 "pce info --threads 100000" "$CUZK_BIN" pce info "$tmp/x.pce" --threads 100000
 expect 6 "--threads 1 is fine" "${prove[@]}" "$tmp/c1.json" -o "$tmp/out" --threads 1
+# A GPU-only flag without --gpu is a usage error too (it was reported as an internal error, exit 1).
+expect 2 "--gpu-memory without --gpu" "${prove[@]}" "$tmp/c1.json" -o "$tmp/out" --gpu-memory 2GiB
+says "--gpu-memory: only with --gpu" "--gpu-memory without --gpu"
 
 # 5. Bad output paths: named with the reason, before any work (3), or a usage error (2) for "".
 echo x >"$tmp/file"
