@@ -30,13 +30,16 @@ namespace cuzk::cli {
 
 namespace {
 
-void select_engine(job::ProveOptions& options, bool use_gpu, const std::string& gpu_memory) {
+void select_engine(job::ProveOptions& options, bool use_gpu, const std::string& gpu_memory,
+                   const std::string& gpu_gather) {
   if (!use_gpu) {
     if (!gpu_memory.empty()) throw CLI::ValidationError("--gpu-memory", "only with --gpu");
+    if (gpu_gather != "host") throw CLI::ValidationError("--gpu-gather", "only with --gpu");
     return;
   }
 #ifdef CUZK_HAVE_CUDA
   gpu::GpuEngineOptions engine;
+  engine.device_gather = gpu_gather == "device";
   if (!gpu_memory.empty()) {
     const std::optional<std::uint64_t> limit = io::parse_byte_size(gpu_memory);
     if (!limit || *limit == 0)
@@ -55,6 +58,7 @@ void select_engine(job::ProveOptions& options, bool use_gpu, const std::string& 
 #else
   (void)options;
   (void)gpu_memory;
+  (void)gpu_gather;
   throw job::JobError(job::JobError::Kind::kNoGpu,
                       "--gpu: this cuzk was built without CUDA (rebuild where nvcc is installed)");
 #endif
@@ -116,6 +120,12 @@ CLI::Option* add_job_flags(CLI::App* cmd, JobFlags& f) {
       "with --gpu: device memory the prover may use (e.g. 22GiB); base vectors that do not fit are "
       "streamed from pinned host memory per MSM (same proofs, slower)");
   cmd->add_option(
+         "--gpu-gather", f.gpu_gather,
+         "with --gpu: where the A and B MSMs' dense scalars are gathered: host (one upload per MSM) or "
+         "device (from one upload of the witness, when it fits beside resident bases); same proofs")
+      ->check(CLI::IsMember({"host", "device"}))
+      ->capture_default_str();
+  cmd->add_option(
          "--test-randomness", f.test_randomness,
          "TEST ONLY: derive r and s from this seed, so that runs give identical proofs (such proofs are "
          "not zero-knowledge)")
@@ -131,7 +141,7 @@ void apply_job_flags(const JobFlags& f, job::ProveOptions& options) {
   options.use_pce = !f.no_pce;
   options.threads = f.threads;
   options.miner_id = f.miner_id;
-  select_engine(options, f.gpu, f.gpu_memory);
+  select_engine(options, f.gpu, f.gpu_memory, f.gpu_gather);
   if (f.test_randomness) {
     // Reproducible proofs for tests (the same r, s for every partition): NOT zero-knowledge.
     const std::uint64_t seed = *f.test_randomness;

@@ -10,10 +10,12 @@
 #include <vector>
 
 #include "gpu/cuda_check.hpp"
+#include "gpu/dense_gather.hpp"
 #include "gpu/device_info.hpp"
 #include "gpu/msm.hpp"
 #include "gpu/ntt.hpp"
 #include "gpu/parameter_upload.hpp"
+#include "prover/groth16/dense_gather.hpp"
 
 namespace cuzk::gpu {
 namespace {
@@ -45,7 +47,8 @@ class BaseVector {
   BaseVector(const std::vector<algebra::Affine<Cfg>>& bases, std::shared_ptr<MsmWorkspace> workspace,
              MsmTables tables = MsmTables::kBases)
       : count_(bases.size()) {
-    if (!bases.empty()) msm_.emplace(std::span<const algebra::Affine<Cfg>>(bases), std::move(workspace), tables);
+    if (!bases.empty())
+      msm_.emplace(std::span<const algebra::Affine<Cfg>>(bases), std::move(workspace), tables);
   }
   // Decoded from the file (upload_parameter_bases): resident when on the device, else streamed through
   // `window` (which must then exist).
@@ -77,7 +80,8 @@ class BaseVector {
     check(count);
     if (count == 0) return Point::identity();
     if (msm_) return msm_->run_device(d_scalars, count);
-    return over_windows(count, [&](std::size_t first, std::size_t n) { return window_->run_device(d_scalars + first, n); });
+    return over_windows(
+        count, [&](std::size_t first, std::size_t n) { return window_->run_device(d_scalars + first, n); });
   }
 
  private:
@@ -95,7 +99,8 @@ class BaseVector {
 
   void check(std::size_t count) const {
     if (count > count_)
-      throw GpuError("GPU prover: " + std::to_string(count) + " scalars for " + std::to_string(count_) + " bases");
+      throw GpuError("GPU prover: " + std::to_string(count) + " scalars for " + std::to_string(count_) +
+                     " bases");
   }
 
   std::size_t count_ = 0;
@@ -113,11 +118,15 @@ struct MemoryPlan {
   std::size_t window = 0;   // points per window of the streamed vectors (0: none streamed)
   std::size_t need = 0;     // device bytes the plan is expected to use at most
   std::size_t budget = 0;   // what it had to fit in
+  // The dense scalars gathered on the device from the witness (GpuEngineOptions::device_gather): asked for,
+  // every vector resident, and the witness fits beside them.
+  bool device_gather = false;
   bool streamed() const { return window > 0; }
   std::string describe() const {
     if (!streamed())
-      return fmt::format("all bases resident{} (about {} GiB of {} GiB)",
-                         h_tables == MsmTables::kEndomorphism ? ", h with the endomorphism table" : "", gib(need),
+      return fmt::format("all bases resident{}{} (about {} GiB of {} GiB)",
+                         h_tables == MsmTables::kEndomorphism ? ", h with the endomorphism table" : "",
+                         device_gather ? ", dense scalars gathered on the device" : "", gib(need),
                          gib(budget));
     std::string streamed_names;
     auto add = [&](bool resident, const char* name) {
@@ -128,9 +137,10 @@ struct MemoryPlan {
     add(placement.a, "a");
     add(placement.b_g1, "b_g1");
     add(placement.b_g2, "b_g2");
-    return fmt::format("streamed tier: {} from pinned host memory in windows of 2^{} points, the rest resident "
-                       "(about {} GiB of {} GiB)",
-                       streamed_names, log2_ceil(window), gib(need), gib(budget));
+    return fmt::format(
+        "streamed tier: {} from pinned host memory in windows of 2^{} points, the rest resident "
+        "(about {} GiB of {} GiB)",
+        streamed_names, log2_ceil(window), gib(need), gib(budget));
   }
 };
 
@@ -138,10 +148,20 @@ struct MemoryPlan {
 // fits (as on an H200 at 32GiB), else the largest window for which the H step, one window MSM per group, the
 // MSM scratch of a window and the vectors that fit whole stay within it. Throws GpuError with the figures
 // when not even the smallest window fits.
-MemoryPlan plan_memory(const groth16::ParameterHeader& p, std::size_t budget) {
+MemoryPlan plan_memory(const groth16::ParameterHeader& p, std::size_t budget, bool want_device_gather) {
   const std::size_t h_step = HStep::device_bytes(log2_ceil(p.h + 1));
   MemoryPlan plan;
   plan.budget = budget;
+  // The witness z = (inputs, aux) on the device and the gather's density tables, when gathering there.
+  const std::size_t witness_count = p.vk.ic.size() + p.l;
+  const std::size_t gather_bytes =
+      witness_count * sizeof(algebra::Fr) + DeviceDenseGather::device_bytes(witness_count);
+  auto add_gather = [&] {
+    if (want_device_gather && plan.need + gather_bytes <= budget) {
+      plan.device_gather = true;
+      plan.need += gather_bytes;
+    }
+  };
   {
     const std::size_t largest = std::max({p.h, p.l, p.a, p.b_g1, p.b_g2});
     const std::size_t bases_and_scratch = G1Msm::device_bytes_bound(p.h) + G1Msm::device_bytes_bound(p.l) +
@@ -152,17 +172,19 @@ MemoryPlan plan_memory(const groth16::ParameterHeader& p, std::size_t budget) {
     // The endomorphism table's constructor copies the h bases into a buffer of twice their size before it
     // frees the given one: that copy is needed for a moment too.
     const std::size_t h_copy = p.h * sizeof(G1Msm::DeviceAffine);
-    const std::size_t with_table = need - G1Msm::device_bytes_bound(p.h) - workspace +
-                                   G1Msm::device_bytes_bound(p.h, MsmTables::kEndomorphism) +
-                                   std::max(workspace + h_copy,
-                                            G1Msm::workspace_bytes_bound(p.h, MsmTables::kEndomorphism));
+    const std::size_t with_table =
+        need - G1Msm::device_bytes_bound(p.h) - workspace +
+        G1Msm::device_bytes_bound(p.h, MsmTables::kEndomorphism) +
+        std::max(workspace + h_copy, G1Msm::workspace_bytes_bound(p.h, MsmTables::kEndomorphism));
     if (p.h > 0 && with_table <= budget) {
       plan.h_tables = MsmTables::kEndomorphism;
       plan.need = with_table;
+      add_gather();
       return plan;
     }
     if (need <= budget) {
       plan.need = need;
+      add_gather();
       return plan;
     }
   }
@@ -207,7 +229,8 @@ MemoryPlan plan_memory(const groth16::ParameterHeader& p, std::size_t budget) {
 // The budget: the device's free memory, or the limit when it is lower.
 std::size_t memory_budget(std::size_t limit) {
   std::string why;
-  if (list_devices(&why).empty()) throw GpuError("the GPU prover was asked for, but no GPU is visible: " + why);
+  if (list_devices(&why).empty())
+    throw GpuError("the GPU prover was asked for, but no GPU is visible: " + why);
   std::size_t free_bytes = 0, total_bytes = 0;
   CUDA_OK(cudaMemGetInfo(&free_bytes, &total_bytes));
   return limit > 0 ? std::min(limit, free_bytes) : free_bytes;
@@ -216,8 +239,8 @@ std::size_t memory_budget(std::size_t limit) {
 class GpuEngine final : public groth16::ProverEngine {
  public:
   // The five MSMs run one after another: one scratch workspace for all of them. Host bases, all resident.
-  explicit GpuEngine(const groth16::Parameters& p)
-      : plan_(resident_plan(groth16::header_of(p))),
+  GpuEngine(const groth16::Parameters& p, const GpuEngineOptions& options)
+      : plan_(resident_plan(groth16::header_of(p), options.device_gather)),
         workspace_(std::make_shared<MsmWorkspace>()),
         h_(p.h, workspace_, plan_.h_tables),
         l_(p.l, workspace_),
@@ -246,10 +269,12 @@ class GpuEngine final : public groth16::ProverEngine {
     setup_phases_.emplace_back(warm ? "params.load.warm" : "params.load.cold", load.read_seconds);
     setup_phases_.emplace_back("params.decode", load.decode_seconds);
     spdlog::info(
-        "parameters on the GPU: {:.2f} GB read in {:.2f} s ({:.2f} GB/s, {} threads, {:.0f}% in the page cache "
+        "parameters on the GPU: {:.2f} GB read in {:.2f} s ({:.2f} GB/s, {} threads, {:.0f}% in the page "
+        "cache "
         "before), decoded and checked in {:.2f} s",
-        double(load.bytes) / 1e9, load.read_seconds, double(load.bytes) / 1e9 / std::max(load.read_seconds, 1e-9),
-        load.reader_threads, 100.0 * load.page_cache_fraction, load.decode_seconds);
+        double(load.bytes) / 1e9, load.read_seconds,
+        double(load.bytes) / 1e9 / std::max(load.read_seconds, 1e-9), load.reader_threads,
+        100.0 * load.page_cache_fraction, load.decode_seconds);
     (void)header;
   }
 
@@ -277,10 +302,47 @@ class GpuEngine final : public groth16::ProverEngine {
   }
   algebra::G2 msm_b_g2(std::span<const Fr> scalars) override { return b_g2_.run(scalars); }
 
+  // With the device gather: z = (inputs, aux) goes up once; the l MSM runs over its aux part, and the A and
+  // B scalars are gathered from it into the MSM workspace's scalar buffer, which is where Msm::run would
+  // have uploaded them. Else the host gather of the default.
+  WitnessMsms msm_witness(const groth16::ProverInput& in, std::vector<Fr>& a_scratch,
+                          std::vector<Fr>& b_scratch) override {
+    if (!plan_.device_gather) return ProverEngine::msm_witness(in, a_scratch, b_scratch);
+    const std::size_t inputs = in.inputs.size(), aux = in.aux.size(), count = inputs + aux;
+    witness_.ensure(std::max<std::size_t>(count, 1));
+    std::optional<HostStaging>& staging = workspace_->staging;
+    if (!staging) staging.emplace();
+    staging->upload(witness_.data(), in.inputs.data(), inputs * sizeof(Fr), gather_stream_);
+    staging->upload(witness_.data() + inputs, in.aux.data(), aux * sizeof(Fr), gather_stream_);
+    gather_stream_.synchronize();  // run_device wants its scalars complete
+    WitnessMsms out;
+    out.l = l_.run_device(witness_.data() + inputs, aux);
+    DeviceBuffer<Fr>& dense = workspace_->scalars;
+    auto gather = [&](const r1cs::DensityBits& density) {
+      dense.ensure(std::max<std::size_t>(count, 1));
+      const std::size_t gathered =
+          gather_.gather(witness_.data(), count, density, dense.data(), gather_stream_);
+      gather_stream_.synchronize();
+      return gathered;
+    };
+    const r1cs::DensityBits a_density = groth16::concat_density(nullptr, inputs, in.densities.a_aux, aux);
+    const r1cs::DensityBits b_density =
+        groth16::concat_density(&in.densities.b_input, inputs, in.densities.b_aux, aux);
+    const std::size_t a_count = gather(a_density);
+    out.a = a_.run_device(dense.data(), a_count);
+    const std::size_t b_count = gather(b_density);
+    out.b_g1 = b_g1_.run_device(dense.data(), b_count);
+    PhaseTimer g2_timer;
+    gather(b_density);  // again: the G1 MSM may have used the buffer as scratch
+    out.b_g2 = b_g2_.run_device(dense.data(), b_count);
+    out.g2 = g2_timer.elapsed();
+    return out;
+  }
+
  private:
   // Host parameters (tests): all resident, checked against the free memory before any upload.
-  static MemoryPlan resident_plan(const groth16::ParameterHeader& header) {
-    MemoryPlan plan = plan_memory(header, memory_budget(0));
+  static MemoryPlan resident_plan(const groth16::ParameterHeader& header, bool want_device_gather) {
+    MemoryPlan plan = plan_memory(header, memory_budget(0), want_device_gather);
     if (plan.streamed())
       throw GpuError("the GPU prover needs about " + gib(plan.need) +
                      " GiB with every base resident; use the engine made from the parameter file to stream");
@@ -309,12 +371,17 @@ class GpuEngine final : public groth16::ProverEngine {
   BaseVector<algebra::G1Config> h_, l_, a_, b_g1_;
   BaseVector<algebra::G2Config> b_g2_;
   std::optional<HStep> h_step_;
+  // The device gather's witness and tables (plan_.device_gather), made at the first proof.
+  DeviceBuffer<Fr> witness_;
+  DeviceDenseGather gather_;
+  Stream gather_stream_;
 };
 
 }  // namespace
 
-std::unique_ptr<groth16::ProverEngine> make_gpu_engine(const groth16::Parameters& params) {
-  return std::make_unique<GpuEngine>(params);
+std::unique_ptr<groth16::ProverEngine> make_gpu_engine(const groth16::Parameters& params,
+                                                       const GpuEngineOptions& options) {
+  return std::make_unique<GpuEngine>(params, options);
 }
 
 std::unique_ptr<groth16::ProverEngine> make_gpu_engine(const std::string& params_path,
@@ -324,9 +391,10 @@ std::unique_ptr<groth16::ProverEngine> make_gpu_engine(const std::string& params
   if (info.vector("h").count != header.h || info.vector("l").count != header.l ||
       info.vector("a").count != header.a || info.vector("b_g1").count != header.b_g1 ||
       info.vector("b_g2").count != header.b_g2)
-    throw GpuError(params_path + " changed while it was being read (its vector lengths differ from its header)");
+    throw GpuError(params_path +
+                   " changed while it was being read (its vector lengths differ from its header)");
   // Planned before any upload: a plan that cannot fit stops the run now, with the figures.
-  const MemoryPlan plan = plan_memory(header, memory_budget(options.memory_limit));
+  const MemoryPlan plan = plan_memory(header, memory_budget(options.memory_limit), options.device_gather);
   spdlog::info("GPU memory plan: {}", plan.describe());
   ParameterUploadStats stats;
   DeviceParameterBases bases =

@@ -13,22 +13,30 @@
 
 namespace cuzk::gpu {
 
-// Throws GpuError when no GPU is visible (with the CUDA runtime's reason) or an upload fails: the
-// caller asked for the GPU, so there is no quiet fall-back to the CPU.
-std::unique_ptr<groth16::ProverEngine> make_gpu_engine(const groth16::Parameters& params);
-
-// The same over a .params file whose base vectors are read straight to the device
-// (gpu/parameter_upload.hpp): the host never holds the resident ones. `header`: groth16::read_parameter_header
-// of the file. The memory plan (everything resident, or a streamed tier) is chosen before any upload and
-// logged. The engine's setup_phases() report the read (params.load.warm or params.load.cold, by the share
-// of the file in the page cache) and the decoding.
+// How the engine uses the device (both factories; memory_limit and reader_threads apply to the file's).
 struct GpuEngineOptions {
   // Device bytes the engine may use (0: the device's free memory; a larger limit is cut to it). When every
   // base vector does not fit with its scratch, the vectors that do not fit are kept in pinned host memory
   // and streamed to the device window by window per MSM (the same proofs, more PCIe traffic per proof).
   std::size_t memory_limit = 0;
   unsigned reader_threads = 0;  // threads reading the parameter file (0: a default for the machine)
+  // Gather the A and B MSMs' dense scalars on the device from one upload of the witness
+  // (gpu/dense_gather.hpp) when every base vector is resident and the witness fits beside them; else, and by
+  // default, on the host with an upload per MSM. Not yet measured at scale (issue 17): off until an A/B shows
+  // it faster.
+  bool device_gather = false;
 };
+
+// Throws GpuError when no GPU is visible (with the CUDA runtime's reason) or an upload fails: the
+// caller asked for the GPU, so there is no quiet fall-back to the CPU.
+std::unique_ptr<groth16::ProverEngine> make_gpu_engine(const groth16::Parameters& params,
+                                                       const GpuEngineOptions& options = {});
+
+// The same over a .params file whose base vectors are read straight to the device
+// (gpu/parameter_upload.hpp): the host never holds the resident ones. `header`:
+// groth16::read_parameter_header of the file. The memory plan (everything resident, or a streamed tier) is
+// chosen before any upload and logged. The engine's setup_phases() report the read (params.load.warm or
+// params.load.cold, by the share of the file in the page cache) and the decoding.
 std::unique_ptr<groth16::ProverEngine> make_gpu_engine(const std::string& params_path,
                                                        const groth16::ParameterHeader& header,
                                                        const GpuEngineOptions& options = {});

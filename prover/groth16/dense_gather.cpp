@@ -1,5 +1,6 @@
 #include "prover/groth16/dense_gather.hpp"
 
+#include <cstdint>
 #include <stdexcept>
 #include <string>
 
@@ -45,6 +46,46 @@ void append_dense(const std::vector<algebra::Fr>& values, const r1cs::DensityBit
         out[at++] = values[64 * w + static_cast<std::size_t>(__builtin_ctzll(word))];
     }
   }
+}
+
+r1cs::DensityBits concat_density(const r1cs::DensityBits* inputs, std::size_t input_count,
+                                 const r1cs::DensityBits& aux, std::size_t aux_count) {
+  if ((inputs && inputs->words.size() * 64 < input_count) || aux.words.size() * 64 < aux_count)
+    throw std::invalid_argument("concat_density: a density shorter than its part of the witness");
+  r1cs::DensityBits z;
+  z.resize(input_count + aux_count);
+  for (std::size_t i = 0; i < input_count; ++i)
+    if (!inputs || inputs->test(i)) z.set(i);
+  // The aux bits shifted by input_count, a word at a time.
+  const unsigned shift = input_count % 64;
+  const std::size_t first_word = input_count / 64;
+  const std::size_t aux_words = (aux_count + 63) / 64;
+  for (std::size_t w = 0; w < aux_words; ++w) {
+    std::uint64_t word = aux.words[w];
+    const std::size_t valid = aux_count - 64 * w;
+    if (valid < 64) word &= (std::uint64_t{1} << valid) - 1;
+    z.words[first_word + w] |= word << shift;
+    if (shift != 0 && first_word + w + 1 < z.words.size())
+      z.words[first_word + w + 1] |= word >> (64 - shift);
+  }
+  return z;
+}
+
+std::vector<std::uint32_t> density_word_offsets(const r1cs::DensityBits& density, std::size_t count) {
+  if (density.words.size() * 64 < count)
+    throw std::invalid_argument("density_word_offsets: a density of " +
+                                std::to_string(density.words.size() * 64) + " bits for " +
+                                std::to_string(count) + " values");
+  const std::size_t words = (count + 63) / 64;
+  std::vector<std::uint32_t> offsets(words + 1, 0);
+  std::uint64_t total = 0;
+  for (std::size_t w = 0; w < words; ++w) {
+    offsets[w] = static_cast<std::uint32_t>(total);
+    total += static_cast<std::uint64_t>(__builtin_popcountll(masked_word(density, w, count)));
+  }
+  if (total > UINT32_MAX) throw std::invalid_argument("density_word_offsets: more than 2^32 - 1 set bits");
+  offsets[words] = static_cast<std::uint32_t>(total);
+  return offsets;
 }
 
 }  // namespace cuzk::groth16

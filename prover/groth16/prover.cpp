@@ -92,6 +92,30 @@ class CpuEngine final : public ProverEngine {
   std::vector<Fr> h_;  // the last compute_h's coefficients
 };
 
+}  // namespace
+
+ProverEngine::WitnessMsms ProverEngine::msm_witness(const ProverInput& in, std::vector<Fr>& a_scratch,
+                                                    std::vector<Fr>& b_scratch) {
+  // An engine that copies a and b (the GPU's) leaves their memory mapped, so the dense scalar vectors are
+  // gathered into it instead of into ~4 GB of fresh pages per 32GiB partition (faulted in on one thread:
+  // seconds).
+  a_scratch.assign(in.inputs.begin(), in.inputs.end());  // every input has A density
+  append_dense(in.aux, in.densities.a_aux, a_scratch);
+  b_scratch.clear();
+  append_dense(in.inputs, in.densities.b_input, b_scratch);
+  append_dense(in.aux, in.densities.b_aux, b_scratch);
+  WitnessMsms out;
+  out.l = msm_g1(G1Bases::kL, in.aux);
+  out.a = msm_g1(G1Bases::kA, a_scratch);
+  out.b_g1 = msm_g1(G1Bases::kBG1, b_scratch);
+  PhaseTimer g2_timer;
+  out.b_g2 = msm_b_g2(b_scratch);
+  out.g2 = g2_timer.elapsed();
+  return out;
+}
+
+namespace {
+
 Proof prove_impl(ProverEngine& engine, const ParameterHeader& p, const ProverInput& in, std::vector<Fr>& a,
                  std::vector<Fr>& b, std::vector<Fr>& c, const Fr& r, const Fr& s, ProveTimings* timings) {
   ProveTimings local;
@@ -105,26 +129,18 @@ Proof prove_impl(ProverEngine& engine, const ParameterHeader& p, const ProverInp
   if (h_count != p.h) mismatch("compute_h gave " + count_text(h_count, p.h) + " coefficients");
   t.h = h_timer.elapsed();
 
-  // a and b are not needed once the engine has them. An engine that copies them (the GPU's) leaves their
-  // memory mapped, so the dense scalar vectors are gathered into it instead of into ~4 GB of fresh pages
-  // per 32GiB partition (faulted in on one thread: seconds); it goes back to the caller at the end.
-  std::vector<Fr> a_scalars = std::move(a), b_scalars = std::move(b);
-  a_scalars.assign(in.inputs.begin(), in.inputs.end());  // every input has A density
-  append_dense(in.aux, in.densities.a_aux, a_scalars);
-  b_scalars.clear();
-  append_dense(in.inputs, in.densities.b_input, b_scalars);
-  append_dense(in.aux, in.densities.b_aux, b_scalars);
-
-  using Bases = ProverEngine::G1Bases;
-  PhaseTimer g1_timer;
+  PhaseTimer msm_timer;
   const G1 h_acc = engine.msm_h();
-  const G1 l_acc = engine.msm_g1(Bases::kL, in.aux);
-  const G1 a_acc = engine.msm_g1(Bases::kA, a_scalars);
-  const G1 b1_acc = engine.msm_g1(Bases::kBG1, b_scalars);
-  t.msm_g1 = g1_timer.elapsed();
-  PhaseTimer g2_timer;
-  const G2 b2_acc = engine.msm_b_g2(b_scalars);
-  t.msm_g2 = g2_timer.elapsed();
+  // a and b are not needed once the engine has them: their memory serves as the scratch of the dense
+  // scalars (msm_witness).
+  const ProverEngine::WitnessMsms witness = engine.msm_witness(in, a, b);
+  const PhaseTime msm_time = msm_timer.elapsed();
+  t.msm_g1 = PhaseTime{msm_time.wall_s - witness.g2.wall_s, msm_time.cpu_s - witness.g2.cpu_s};
+  t.msm_g2 = witness.g2;
+  const G1& l_acc = witness.l;
+  const G1& a_acc = witness.a;
+  const G1& b1_acc = witness.b_g1;
+  const G2& b2_acc = witness.b_g2;
 
   // The blinding terms also go through the MSM (not the double-and-add scalar multiplication):
   // r and s are secret.
@@ -139,8 +155,6 @@ Proof prove_impl(ProverEngine& engine, const ParameterHeader& p, const ProverInp
                                         p.vk.beta_g1};
   const std::array<Fr, 5> c_scalars{s, r, r * s, s, r};
   proof.c = (groth16::msm_g1(c_bases, c_scalars, 1) + h_acc + l_acc).to_affine();
-  a = std::move(a_scalars);
-  b = std::move(b_scalars);
   return proof;
 }
 

@@ -63,6 +63,18 @@ class ProverEngine {
   // sum scalars[i] * bases[i] over the first scalars.size() bases of the chosen vector.
   virtual algebra::G1 msm_g1(G1Bases bases, std::span<const Fr> scalars) = 0;
   virtual algebra::G2 msm_b_g2(std::span<const Fr> scalars) = 0;
+  // The four MSMs over the witness: l over the aux values, a over the A-dense scalars (every input, then the
+  // aux values of the A density), b_g1 and b_g2 over the B-dense scalars (inputs and aux of the B densities).
+  // This default gathers the dense scalars on the host into a_scratch and b_scratch (memory the caller
+  // recycles: they hold the scalars afterwards) and runs msm_g1 and msm_b_g2; the GPU engine can gather them
+  // on its device from one upload of the witness instead.
+  struct WitnessMsms {
+    algebra::G1 l, a, b_g1;
+    algebra::G2 b_g2;
+    PhaseTime g2;  // the b_g2 MSM's part of the time
+  };
+  virtual WitnessMsms msm_witness(const ProverInput& in, std::vector<Fr>& a_scratch,
+                                  std::vector<Fr>& b_scratch);
   // One-off costs of making this engine (named phases and their wall seconds: reading the parameters,
   // uploads), for the run report.
   virtual std::vector<std::pair<std::string, double>> setup_phases() const { return {}; }
@@ -76,8 +88,8 @@ std::unique_ptr<ProverEngine> make_cpu_engine(std::shared_ptr<const Parameters> 
                                               std::vector<std::pair<std::string, double>> setup_phases = {});
 
 // prove() with the given engine, which must have been made for the parameters `header` describes. The
-// input's a, b and c are used up (the engine may consume them; a and b then hold the dense scalar vectors
-// of the A and B MSMs); its other vectors are left as they were. A caller that proves many partitions hands
+// input's a, b and c are used up (the engine may consume them, and msm_witness may gather the dense scalars
+// into a and b's memory); its other vectors are left as they were. A caller that proves many partitions hands
 // the vectors to the next synthesis (pce::make_prover_input's `recycled`), whose pages are then already
 // mapped.
 Proof prove_with(ProverEngine& engine, const ParameterHeader& header, ProverInput& input, const Fr& r,

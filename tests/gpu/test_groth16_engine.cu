@@ -1,5 +1,6 @@
 // The GPU proving engine (gpu/groth16_engine.hpp) gives the CPU prover's proof, byte for byte, for the
-// same r and s: the two differ only in where H and the multi-scalar multiplications run.
+// same r and s: the two differ only in where H and the multi-scalar multiplications run (and, with
+// GpuEngineOptions::device_gather, where the MSMs' dense scalars are gathered).
 #include <gtest/gtest.h>
 
 #include <random>
@@ -40,6 +41,14 @@ void check_same_proof(const DemoCircuit& d, std::mt19937_64& rng) {
   // The engine keeps its bases: a second proof with other randomness, still equal to the CPU's.
   const Fr r2 = r + Fr::one();
   EXPECT_EQ(prove_with(*engine, params, ProverInput(witness), r2, s).to_bytes(),
+            prove(params, witness, r2, s).to_bytes());
+  // The dense scalars gathered on the device from the uploaded witness: the same proofs, twice (the second
+  // reuses the engine's witness buffer and gather tables).
+  gpu::GpuEngineOptions device_gather;
+  device_gather.device_gather = true;
+  auto gathering = gpu::make_gpu_engine(params, device_gather);
+  EXPECT_EQ(prove_with(*gathering, params, ProverInput(witness), r, s).to_bytes(), cpu.to_bytes());
+  EXPECT_EQ(prove_with(*gathering, params, ProverInput(witness), r2, s).to_bytes(),
             prove(params, witness, r2, s).to_bytes());
 }
 

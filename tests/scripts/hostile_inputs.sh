@@ -61,6 +61,8 @@ expect 6 "--threads 1 is fine" "${prove[@]}" "$tmp/c1.json" -o "$tmp/out" --thre
 # A GPU-only flag without --gpu is a usage error too (it was reported as an internal error, exit 1).
 expect 2 "--gpu-memory without --gpu" "${prove[@]}" "$tmp/c1.json" -o "$tmp/out" --gpu-memory 2GiB
 says "--gpu-memory: only with --gpu" "--gpu-memory without --gpu"
+expect 2 "--gpu-gather device without --gpu" "${prove[@]}" "$tmp/c1.json" -o "$tmp/out" --gpu-gather device
+expect 2 "--gpu-gather elsewhere" "${prove[@]}" "$tmp/c1.json" -o "$tmp/out" --gpu --gpu-gather elsewhere
 
 # 5. Bad output paths: named with the reason, before any work (3), or a usage error (2) for "".
 echo x >"$tmp/file"
