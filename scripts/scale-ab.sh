@@ -5,10 +5,13 @@
 # each run's timeline as a picture.
 #
 #   CUZK_BIN_BASE=pack/cuzk-base CUZK_BIN=pack/cuzk scripts/scale-ab.sh SIZE [SECTORS]   # e.g. 32GiB 3
+#   # one binary, a flag against its default (the contender's flags after the common ones):
+#   CUZK_BIN_BASE=pack/cuzk CUZK_BIN=pack/cuzk CUZK_AB_NEW_FLAGS="--gpu-gather device" scripts/scale-ab.sh 32GiB 3
 #
 # Environment: CUZK_BIN_BASE (the baseline, run first), CUZK_BIN (the contender), OUT (default ./scale-ab-out),
 # CUZK_SCALE_DIR and CUZK_SCALE_SEED as for scripts/scale-run.sh (which this runs once per binary, without the
-# separate parameter loads), CUZK_AB_PROVE_FLAGS (more `cuzk prove` flags for both runs).
+# separate parameter loads), CUZK_AB_PROVE_FLAGS (more `cuzk prove` flags for both runs), CUZK_AB_NEW_FLAGS
+# (flags for the contender's run only).
 # Writes to $OUT (at most 8 files, what the GPU machine brings back): ab-SIZE.txt (both runs' summaries, the
 # comparison, the proof check), base-SIZE.json, new-SIZE.json (the run reports), compare-SIZE.txt,
 # timeline-base-SIZE.svg, timeline-new-SIZE.svg, setup-SIZE.log.
@@ -27,10 +30,10 @@ summary="$out/ab-$size.txt"
 : >"$summary"
 
 status=0
-run_one() {  # label, binary
-  local label="$1" bin="$2"
+run_one() {  # label, binary, flags of this run only
+  local label="$1" bin="$2" flags="${3:-}"
   CUZK_BIN="$bin" OUT="$logs/$label" CUZK_SCALE_LOAD=0 \
-    CUZK_SCALE_PROVE_FLAGS="--test-randomness 5 ${CUZK_AB_PROVE_FLAGS:-}" \
+    CUZK_SCALE_PROVE_FLAGS="--test-randomness 5 ${CUZK_AB_PROVE_FLAGS:-} $flags" \
     "$root/scripts/scale-run.sh" "$size" "$sectors" || status=1
   sed "s/^/[$label] /" "$logs/$label/scale-$size.txt" >>"$summary"
   cp "$logs/$label/prove-$size.json" "$out/$label-$size.json"
@@ -40,7 +43,7 @@ run_one() {  # label, binary
 }
 run_one base "$base"
 [ -f "$logs/base/setup-$size.log" ] && cp "$logs/base/setup-$size.log" "$out/setup-$size.log"
-run_one new "$new"
+run_one new "$new" "${CUZK_AB_NEW_FLAGS:-}"
 
 "$new" compare "$out/base-$size.json" "$out/new-$size.json" >"$out/compare-$size.txt" 2>&1 || true
 cat "$out/compare-$size.txt" >>"$summary"
