@@ -37,16 +37,14 @@ using algebra::G2;
 using algebra::G2Affine;
 using algebra::PointCheck;
 using test::random_field;
+using test::random_nonzero_field;
 
 Fr rand_fr(std::mt19937_64& rng) {
   return random_field<Fr>(rng);
 }
 
 Fr rand_nonzero(std::mt19937_64& rng) {
-  for (;;) {
-    Fr x = rand_fr(rng);
-    if (!x.is_zero()) return x;
-  }
+  return random_nonzero_field<Fr>(rng);
 }
 
 ToxicWaste rand_waste(std::mt19937_64& rng) {

@@ -35,6 +35,17 @@ F random_field(std::mt19937_64& rng) {
   }
 }
 
-inline std::string shared_dir() { return CUZK_SHARED_DIR; }
+// A uniform nonzero field element (toxic waste, scalars that must not vanish).
+template <class F>
+F random_nonzero_field(std::mt19937_64& rng) {
+  for (;;) {
+    F x = random_field<F>(rng);
+    if (!x.is_zero()) return x;
+  }
+}
+
+inline std::string shared_dir() {
+  return CUZK_SHARED_DIR;
+}
 
 }  // namespace cuzk::test

@@ -32,13 +32,6 @@ namespace {
 
 namespace fs = std::filesystem;
 
-Fr nonzero(std::mt19937_64& rng) {
-  for (;;) {
-    Fr x = test::random_field<Fr>(rng);
-    if (!x.is_zero()) return x;
-  }
-}
-
 // What each of the engine's steps returns for one set of inputs.
 struct StepResults {
   std::size_t h_count = 0;
@@ -81,7 +74,11 @@ class GpuEngineRecovery : public ::testing::Test {
     for (int i = 0; i < 4; ++i) secrets.push_back(test::random_field<Fr>(rng));
     circuit_.emplace(make_demo_circuit(secrets, 600));
     params_ = generate_parameters(
-        circuit_->cs, ToxicWaste{nonzero(rng), nonzero(rng), nonzero(rng), nonzero(rng), nonzero(rng)}, 0);
+        circuit_->cs,
+        ToxicWaste{test::random_nonzero_field<Fr>(rng), test::random_nonzero_field<Fr>(rng),
+                   test::random_nonzero_field<Fr>(rng), test::random_nonzero_field<Fr>(rng),
+                   test::random_nonzero_field<Fr>(rng)},
+        0);
     path_ = fs::temp_directory_path() / ("cuzk-recovery-" + std::to_string(::getpid()) + ".params");
     params_.write_file(path_.string());
     header_ = read_parameter_header(path_.string());

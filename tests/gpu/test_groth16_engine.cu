@@ -19,16 +19,13 @@ using namespace cuzk::groth16;
 
 namespace {
 
-Fr nonzero(std::mt19937_64& rng) {
-  for (;;) {
-    Fr x = test::random_field<Fr>(rng);
-    if (!x.is_zero()) return x;
-  }
-}
-
 void check_same_proof(const DemoCircuit& d, std::mt19937_64& rng) {
-  const Parameters params = generate_parameters(
-      d.cs, ToxicWaste{nonzero(rng), nonzero(rng), nonzero(rng), nonzero(rng), nonzero(rng)}, 0);
+  const Parameters params =
+      generate_parameters(d.cs,
+                          ToxicWaste{test::random_nonzero_field<Fr>(rng), test::random_nonzero_field<Fr>(rng),
+                                     test::random_nonzero_field<Fr>(rng), test::random_nonzero_field<Fr>(rng),
+                                     test::random_nonzero_field<Fr>(rng)},
+                          0);
   const ProverInput witness = witness_from_r1cs(d.cs, d.inputs, d.aux);
   const Fr r = test::random_field<Fr>(rng), s = test::random_field<Fr>(rng);
   const Proof cpu = prove(params, witness, r, s);

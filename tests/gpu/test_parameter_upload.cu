@@ -2,7 +2,6 @@
 // decoder gives, converted to the device layout; a damaged point is refused naming the vector and index;
 // and the GPU engine made from the file proves as the CPU prover does.
 #include <gtest/gtest.h>
-
 #include <unistd.h>
 
 #include <cstdio>
@@ -29,13 +28,6 @@ namespace {
 
 namespace fs = std::filesystem;
 
-Fr nonzero(std::mt19937_64& rng) {
-  for (;;) {
-    Fr x = test::random_field<Fr>(rng);
-    if (!x.is_zero()) return x;
-  }
-}
-
 struct Fixture {
   DemoCircuit circuit = make_demo_circuit();
   Parameters params;
@@ -46,8 +38,12 @@ Fixture make_fixture(const std::string& name) {
   const std::string rng_name = "ParameterUpload." + name;
   auto rng = test::seeded_rng(rng_name.c_str());
   Fixture f;
-  f.params = generate_parameters(f.circuit.cs,
-                                 ToxicWaste{nonzero(rng), nonzero(rng), nonzero(rng), nonzero(rng), nonzero(rng)}, 0);
+  f.params =
+      generate_parameters(f.circuit.cs,
+                          ToxicWaste{test::random_nonzero_field<Fr>(rng), test::random_nonzero_field<Fr>(rng),
+                                     test::random_nonzero_field<Fr>(rng), test::random_nonzero_field<Fr>(rng),
+                                     test::random_nonzero_field<Fr>(rng)},
+                          0);
   f.path = fs::temp_directory_path() / ("cuzk-upload-" + name + "-" + std::to_string(::getpid()) + ".params");
   f.params.write_file(f.path.string());
   return f;
@@ -79,8 +75,9 @@ TEST(GpuParameterUpload, SameBasesAsTheHostDecoder) {
   expect_same_bases<algebra::G1Config>(bases.a.device, f.params.a, "a");
   expect_same_bases<algebra::G1Config>(bases.b_g1.device, f.params.b_g1, "b_g1");
   expect_same_bases<algebra::G2Config>(bases.b_g2.device, f.params.b_g2, "b_g2");
-  EXPECT_EQ(stats.bytes, (f.params.h.size() + f.params.l.size() + f.params.a.size() + f.params.b_g1.size()) * 96 +
-                             f.params.b_g2.size() * 192);
+  EXPECT_EQ(stats.bytes,
+            (f.params.h.size() + f.params.l.size() + f.params.a.size() + f.params.b_g1.size()) * 96 +
+                f.params.b_g2.size() * 192);
   fs::remove(f.path);
 }
 
@@ -124,7 +121,7 @@ TEST(GpuParameterUpload, HostPlacementGivesTheSameBases) {
 TEST(GpuParameterUpload, RefusesAPointOffTheCurveNamingIt) {
   CUZK_REQUIRE_GPU();
   Fixture f = make_fixture("offcurve");
-  damage(f, "l", 3, 95);       // last byte of y
+  damage(f, "l", 3, 95);      // last byte of y
   damage(f, "b_g2", 1, 191);  // last byte of y.c0
   const ParametersInfo info = read_parameters_info(f.path.string());
   try {
