@@ -76,6 +76,7 @@ int log_exception() {
         return kInputError;
       case groth16::Groth16ErrorKind::kDomainTooLarge:
       case groth16::Groth16ErrorKind::kUnconstrainedVariable:
+      case groth16::Groth16ErrorKind::kUnsatisfied:  // the job names the partition: JobError; here a bare one
         return kCircuitError;
     }
     return kInternalError;

@@ -30,16 +30,19 @@ namespace cuzk::cli {
 
 namespace {
 
-void select_engine(job::ProveOptions& options, bool use_gpu, const std::string& gpu_memory,
-                   const std::string& gpu_gather) {
-  if (!use_gpu) {
-    if (!gpu_memory.empty()) throw CLI::ValidationError("--gpu-memory", "only with --gpu");
-    if (gpu_gather != "host") throw CLI::ValidationError("--gpu-gather", "only with --gpu");
+void select_engine(job::ProveOptions& options, const JobFlags& f) {
+  if (!f.gpu) {
+    if (!f.gpu_memory.empty()) throw CLI::ValidationError("--gpu-memory", "only with --gpu");
+    if (f.gpu_gather != "host") throw CLI::ValidationError("--gpu-gather", "only with --gpu");
+    if (f.gpu_constraints != "host") throw CLI::ValidationError("--gpu-constraints", "only with --gpu");
     return;
   }
 #ifdef CUZK_HAVE_CUDA
+  const std::string& gpu_memory = f.gpu_memory;
   gpu::GpuEngineOptions engine;
-  engine.device_gather = gpu_gather == "device";
+  engine.device_gather = f.gpu_gather == "device";
+  engine.device_constraints = f.gpu_constraints == "device";
+  options.constraints_on_engine = engine.device_constraints;
   if (!gpu_memory.empty()) {
     const std::optional<std::uint64_t> limit = io::parse_byte_size(gpu_memory);
     if (!limit || *limit == 0)
@@ -57,8 +60,6 @@ void select_engine(job::ProveOptions& options, bool use_gpu, const std::string& 
   options.device_memory_used = [] { return static_cast<std::uint64_t>(gpu::device_memory_in_use()); };
 #else
   (void)options;
-  (void)gpu_memory;
-  (void)gpu_gather;
   throw job::JobError(job::JobError::Kind::kNoGpu,
                       "--gpu: this cuzk was built without CUDA (rebuild where nvcc is installed)");
 #endif
@@ -125,6 +126,13 @@ CLI::Option* add_job_flags(CLI::App* cmd, JobFlags& f) {
          "device (from one upload of the witness, when it fits beside resident bases); same proofs")
       ->check(CLI::IsMember({"host", "device"}))
       ->capture_default_str();
+  cmd->add_option("--gpu-constraints", f.gpu_constraints,
+                  "with --gpu: where a, b, c are evaluated from the witness: host (SpMV by the synthesis "
+                  "workers, uploaded by the prover) or device (the constraint matrices held on the GPU: only "
+                  "the witness goes up, and the dense scalars are gathered there too; a, b, c on the host "
+                  "when they do not fit); same proofs")
+      ->check(CLI::IsMember({"host", "device"}))
+      ->capture_default_str();
   cmd->add_option(
          "--test-randomness", f.test_randomness,
          "TEST ONLY: derive r and s from this seed, so that runs give identical proofs (such proofs are "
@@ -141,7 +149,7 @@ void apply_job_flags(const JobFlags& f, job::ProveOptions& options) {
   options.use_pce = !f.no_pce;
   options.threads = f.threads;
   options.miner_id = f.miner_id;
-  select_engine(options, f.gpu, f.gpu_memory, f.gpu_gather);
+  select_engine(options, f);
   if (f.test_randomness) {
     // Reproducible proofs for tests (the same r, s for every partition): NOT zero-knowledge.
     const std::uint64_t seed = *f.test_randomness;

@@ -15,7 +15,9 @@
 #include "gpu/msm.hpp"
 #include "gpu/ntt.hpp"
 #include "gpu/parameter_upload.hpp"
+#include "gpu/spmv.hpp"
 #include "prover/groth16/dense_gather.hpp"
+#include "prover/groth16/errors.hpp"
 
 namespace cuzk::gpu {
 namespace {
@@ -121,6 +123,10 @@ struct MemoryPlan {
   // The dense scalars gathered on the device from the witness (GpuEngineOptions::device_gather): asked for,
   // every vector resident, and the witness fits beside them.
   bool device_gather = false;
+  // The device constraints (GpuEngineOptions::device_constraints) were asked for; taken by hold_constraints
+  // when the matrices fit too (they are known only then).
+  bool want_device_constraints = false;
+  std::size_t witness_bytes = 0;  // the witness and the gather's tables on the device
   bool streamed() const { return window > 0; }
   std::string describe() const {
     if (!streamed())
@@ -148,18 +154,19 @@ struct MemoryPlan {
 // fits (as on an H200 at 32GiB), else the largest window for which the H step, one window MSM per group, the
 // MSM scratch of a window and the vectors that fit whole stay within it. Throws GpuError with the figures
 // when not even the smallest window fits.
-MemoryPlan plan_memory(const groth16::ParameterHeader& p, std::size_t budget, bool want_device_gather) {
+MemoryPlan plan_memory(const groth16::ParameterHeader& p, std::size_t budget,
+                       const GpuEngineOptions& options) {
   const std::size_t h_step = HStep::device_bytes(log2_ceil(p.h + 1));
   MemoryPlan plan;
   plan.budget = budget;
+  plan.want_device_constraints = options.device_constraints;
   // The witness z = (inputs, aux) on the device and the gather's density tables, when gathering there.
   const std::size_t witness_count = p.vk.ic.size() + p.l;
-  const std::size_t gather_bytes =
-      witness_count * sizeof(algebra::Fr) + DeviceDenseGather::device_bytes(witness_count);
+  plan.witness_bytes = witness_count * sizeof(algebra::Fr) + DeviceDenseGather::device_bytes(witness_count);
   auto add_gather = [&] {
-    if (want_device_gather && plan.need + gather_bytes <= budget) {
+    if (options.device_gather && plan.need + plan.witness_bytes <= budget) {
       plan.device_gather = true;
-      plan.need += gather_bytes;
+      plan.need += plan.witness_bytes;
     }
   };
   {
@@ -240,7 +247,7 @@ class GpuEngine final : public groth16::ProverEngine {
  public:
   // The five MSMs run one after another: one scratch workspace for all of them. Host bases, all resident.
   GpuEngine(const groth16::Parameters& p, const GpuEngineOptions& options)
-      : plan_(resident_plan(groth16::header_of(p), options.device_gather)),
+      : plan_(resident_plan(groth16::header_of(p), options)),
         workspace_(std::make_shared<MsmWorkspace>()),
         h_(p.h, workspace_, plan_.h_tables),
         l_(p.l, workspace_),
@@ -269,9 +276,8 @@ class GpuEngine final : public groth16::ProverEngine {
     setup_phases_.emplace_back(warm ? "params.load.warm" : "params.load.cold", load.read_seconds);
     setup_phases_.emplace_back("params.decode", load.decode_seconds);
     spdlog::info(
-        "parameters on the GPU: {:.2f} GB read in {:.2f} s ({:.2f} GB/s, {} threads, {:.0f}% in the page "
-        "cache "
-        "before), decoded and checked in {:.2f} s",
+        "parameters on the GPU: {:.2f} GB read in {:.2f} s ({:.2f} GB/s, {} threads, {:.0f}% in the "
+        "page cache before), decoded and checked in {:.2f} s",
         double(load.bytes) / 1e9, load.read_seconds,
         double(load.bytes) / 1e9 / std::max(load.read_seconds, 1e-9), load.reader_threads,
         100.0 * load.page_cache_fraction, load.decode_seconds);
@@ -281,6 +287,7 @@ class GpuEngine final : public groth16::ProverEngine {
   std::vector<std::pair<std::string, double>> setup_phases() const override { return setup_phases_; }
 
   std::size_t compute_h(std::vector<Fr>& a, std::vector<Fr>& b, std::vector<Fr>& c) override {
+    witness_of_ = nullptr;
     // The domain is the parameters' (h has 2^lg - 1 points): its tables and buffers are made once.
     if (!h_step_) h_step_.emplace(log2_ceil(a.size()));
     return h_step_->run_on_device(a, b, c);  // h stays on the device for msm_h
@@ -302,21 +309,67 @@ class GpuEngine final : public groth16::ProverEngine {
   }
   algebra::G2 msm_b_g2(std::span<const Fr> scalars) override { return b_g2_.run(scalars); }
 
-  // With the device gather: z = (inputs, aux) goes up once; the l MSM runs over its aux part, and the A and
-  // B scalars are gathered from it into the MSM workspace's scalar buffer, which is where Msm::run would
-  // have uploaded them. Else the host gather of the default.
+  bool hold_constraints(const r1cs::CompactR1csView& circuit) override {
+    if (!plan_.want_device_constraints || plan_.streamed()) return false;
+    if (constraints_) return constraints_->num_constraints() == circuit.num_constraints();
+    // The matrices, and the witness when the plan has no room for it yet, within the plan's budget.
+    const std::size_t extra =
+        DeviceR1cs::device_bytes_bound(circuit) + (plan_.device_gather ? 0 : plan_.witness_bytes);
+    if (plan_.need + extra > plan_.budget) {
+      spdlog::warn(
+          "the constraint matrices do not fit on the GPU beside the bases (about {} GiB more, {} GiB of {} "
+          "GiB planned): a, b and c are computed on the host",
+          gib(extra), gib(plan_.need), gib(plan_.budget));
+      return false;
+    }
+    constraints_.emplace(circuit);
+    plan_.need += extra;
+    plan_.device_gather = true;  // the witness is on the device anyway
+    spdlog::info("GPU memory plan: {}, constraints evaluated on the device", plan_.describe());
+    return true;
+  }
+  std::size_t held_constraints() const override { return constraints_ ? constraints_->num_constraints() : 0; }
+
+  // z = (inputs, aux) goes up once; a, b and c are evaluated from it into the H step's buffers (with the
+  // input rows a = input_i, b = c = 0 of groth16::prove_with), checked, and transformed. z stays for
+  // msm_witness.
+  std::size_t compute_h_from_witness(const groth16::ProverInput& in) override {
+    if (!constraints_) throw GpuError("GPU prover: a witness without a, b, c, and no constraints held");
+    witness_of_ = nullptr;
+    const std::size_t rows = constraints_->num_constraints(), inputs = in.inputs.size();
+    if (!h_step_) h_step_.emplace(log2_ceil(rows + inputs));
+    upload_witness(in);
+    cudaStream_t stream = gather_stream_.get();
+    Fr* a = h_step_->input_a();
+    Fr* b = h_step_->input_b();
+    Fr* c = h_step_->input_c();
+    constraints_->evaluate(witness_.data(), a, b, c, stream);
+    if (auto row = first_unsatisfied(a, b, c, rows, stream))
+      throw groth16::Groth16Error(*row, "the witness does not satisfy constraint " + std::to_string(*row) +
+                                            " (a * b != c, evaluated on the GPU)");
+    // The input rows: a = the inputs (z's first values), b = c = 0.
+    CUDA_OK(
+        cudaMemcpyAsync(a + rows, witness_.data(), inputs * sizeof(Fr), cudaMemcpyDeviceToDevice, stream));
+    CUDA_OK(cudaMemsetAsync(b + rows, 0, inputs * sizeof(Fr), stream));
+    CUDA_OK(cudaMemsetAsync(c + rows, 0, inputs * sizeof(Fr), stream));
+    const std::size_t h_count = h_step_->run_filled(rows + inputs, stream);
+    witness_of_ = &in;
+    return h_count;
+  }
+
+  // With the device gather: z = (inputs, aux) goes up once (or is still there from compute_h_from_witness);
+  // the l MSM runs over its aux part, and the A and B scalars are gathered from it into the MSM workspace's
+  // scalar buffer, which is where Msm::run would have uploaded them. Else the host gather of the default.
   WitnessMsms msm_witness(const groth16::ProverInput& in, std::vector<Fr>& a_scratch,
                           std::vector<Fr>& b_scratch) override {
     if (!plan_.device_gather) return ProverEngine::msm_witness(in, a_scratch, b_scratch);
     const std::size_t inputs = in.inputs.size(), aux = in.aux.size(), count = inputs + aux;
-    witness_.ensure(std::max<std::size_t>(count, 1));
-    std::optional<HostStaging>& staging = workspace_->staging;
-    if (!staging) staging.emplace();
-    staging->upload(witness_.data(), in.inputs.data(), inputs * sizeof(Fr), gather_stream_);
-    staging->upload(witness_.data() + inputs, in.aux.data(), aux * sizeof(Fr), gather_stream_);
+    if (witness_of_ != &in) upload_witness(in);
+    witness_of_ = nullptr;         // one proof's: the next input may live at the same address
     gather_stream_.synchronize();  // run_device wants its scalars complete
     WitnessMsms out;
     out.l = l_.run_device(witness_.data() + inputs, aux);
+    // The MSMs only read their scalars (Msm::run_device), so the B scalars serve both b_g1 and b_g2.
     DeviceBuffer<Fr>& dense = workspace_->scalars;
     auto gather = [&](const r1cs::DensityBits& density) {
       dense.ensure(std::max<std::size_t>(count, 1));
@@ -333,7 +386,6 @@ class GpuEngine final : public groth16::ProverEngine {
     const std::size_t b_count = gather(b_density);
     out.b_g1 = b_g1_.run_device(dense.data(), b_count);
     PhaseTimer g2_timer;
-    gather(b_density);  // again: the G1 MSM may have used the buffer as scratch
     out.b_g2 = b_g2_.run_device(dense.data(), b_count);
     out.g2 = g2_timer.elapsed();
     return out;
@@ -341,8 +393,8 @@ class GpuEngine final : public groth16::ProverEngine {
 
  private:
   // Host parameters (tests): all resident, checked against the free memory before any upload.
-  static MemoryPlan resident_plan(const groth16::ParameterHeader& header, bool want_device_gather) {
-    MemoryPlan plan = plan_memory(header, memory_budget(0), want_device_gather);
+  static MemoryPlan resident_plan(const groth16::ParameterHeader& header, const GpuEngineOptions& options) {
+    MemoryPlan plan = plan_memory(header, memory_budget(0), options);
     if (plan.streamed())
       throw GpuError("the GPU prover needs about " + gib(plan.need) +
                      " GiB with every base resident; use the engine made from the parameter file to stream");
@@ -371,7 +423,25 @@ class GpuEngine final : public groth16::ProverEngine {
   BaseVector<algebra::G1Config> h_, l_, a_, b_g1_;
   BaseVector<algebra::G2Config> b_g2_;
   std::optional<HStep> h_step_;
+  // z = (inputs, aux) into witness_, queued on gather_stream_.
+  void upload_witness(const groth16::ProverInput& in) {
+    const std::size_t inputs = in.inputs.size(), count = inputs + in.aux.size();
+    witness_.ensure(std::max<std::size_t>(count, 1));
+    std::optional<HostStaging>& staging = workspace_->staging;
+    if (!staging) staging.emplace();
+    if (constraints_) {  // checks the lengths against the circuit's
+      constraints_->upload_witness(in.inputs, in.aux, witness_.data(), witness_.size(), *staging,
+                                   gather_stream_.get());
+    } else {
+      staging->upload(witness_.data(), in.inputs.data(), inputs * sizeof(Fr), gather_stream_);
+      staging->upload(witness_.data() + inputs, in.aux.data(), in.aux.size() * sizeof(Fr), gather_stream_);
+    }
+  }
+
+  // The circuit's matrices (hold_constraints), uploaded once.
+  std::optional<DeviceR1cs> constraints_;
   // The device gather's witness and tables (plan_.device_gather), made at the first proof.
+  const groth16::ProverInput* witness_of_ = nullptr;  // whose witness is in witness_ (until msm_witness)
   DeviceBuffer<Fr> witness_;
   DeviceDenseGather gather_;
   Stream gather_stream_;
@@ -394,7 +464,7 @@ std::unique_ptr<groth16::ProverEngine> make_gpu_engine(const std::string& params
     throw GpuError(params_path +
                    " changed while it was being read (its vector lengths differ from its header)");
   // Planned before any upload: a plan that cannot fit stops the run now, with the figures.
-  const MemoryPlan plan = plan_memory(header, memory_budget(options.memory_limit), options.device_gather);
+  const MemoryPlan plan = plan_memory(header, memory_budget(options.memory_limit), options);
   spdlog::info("GPU memory plan: {}", plan.describe());
   ParameterUploadStats stats;
   DeviceParameterBases bases =

@@ -25,6 +25,11 @@ struct GpuEngineOptions {
   // default, on the host with an upload per MSM. Not yet measured at scale (issue 17): off until an A/B shows
   // it faster.
   bool device_gather = false;
+  // Evaluate a, b, c on the device (gpu/spmv.hpp) from the same upload of the witness, over the circuit's
+  // constraint matrices held on the device (groth16::ProverEngine::hold_constraints), when they fit beside
+  // resident bases; the dense scalars are then gathered on the device too. A partition sends ~4.3 GB
+  // instead of ~17 GB at 32GiB, and the host computes no a, b, c.
+  bool device_constraints = false;
 };
 
 // Throws GpuError when no GPU is visible (with the CUDA runtime's reason) or an upload fails: the

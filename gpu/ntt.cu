@@ -659,13 +659,16 @@ std::size_t HStep::run_on_device(const std::vector<Fr>& a, const std::vector<Fr>
   return h_count();
 }
 
+void HStep::check_count(std::size_t n) const {
+  const std::size_t m = a_.size();
+  if (n == 0 || n > m || (m > 1 && n <= m / 2))
+    throw GpuError("gpu::HStep: " + std::to_string(n) + " values for a domain of " + std::to_string(m));
+}
+
 void HStep::enqueue(const std::vector<Fr>& a, const std::vector<Fr>& b, const std::vector<Fr>& c) {
   if (a.empty() || a.size() != b.size() || a.size() != c.size())
     throw GpuError("gpu::compute_h: a, b, c must be non-empty and of equal length");
-  const std::size_t m = a_.size();
-  if (a.size() > m || (m > 1 && a.size() <= m / 2))
-    throw GpuError("gpu::HStep: " + std::to_string(a.size()) + " values for a domain of " +
-                   std::to_string(m));
+  check_count(a.size());
   // Each vector goes up on the copy stream (through pinned chunks: the host copies into them) and is
   // transformed on stream_ once it is there, so the copies of b and c overlap the transforms of a and b.
   const std::vector<Fr>* host[3] = {&a, &b, &c};
@@ -674,7 +677,14 @@ void HStep::enqueue(const std::vector<Fr>& a, const std::vector<Fr>& b, const st
     device[i]->zero(copy_stream_, host[i]->size());  // the zero padding (no values of an earlier call)
     staging_.upload(device[i]->data(), host[i]->data(), host[i]->size() * sizeof(Fr), copy_stream_);
     uploaded_[i].record(copy_stream_);
-    uploaded_[i].hold(stream_);
+  }
+  enqueue_transforms(uploaded_);
+}
+
+void HStep::enqueue_transforms(Event* ready) {
+  DeviceBuffer<Fr>* device[3] = {&a_, &b_, &c_};
+  for (int i = 0; i < 3; ++i) {
+    if (ready) ready[i].hold(stream_);
     if (i < 2) {
       ctx_.h_to_coset(device[i]->data(), log_size_, stream_);
     } else {
@@ -682,6 +692,15 @@ void HStep::enqueue(const std::vector<Fr>& a, const std::vector<Fr>& b, const st
     }
   }
   ctx_.h_finish(a_.data(), b_.data(), c_.data(), log_size_, stream_);
+}
+
+std::size_t HStep::run_filled(std::size_t n, cudaStream_t producer) {
+  check_count(n);
+  for (DeviceBuffer<Fr>* v : {&a_, &b_, &c_}) v->zero(producer, n);
+  for (Event& e : uploaded_) e.record(producer);  // all three are ready together
+  enqueue_transforms(uploaded_);
+  stream_.synchronize();
+  return h_count();
 }
 
 std::vector<Fr> compute_h(const std::vector<Fr>& a, const std::vector<Fr>& b, const std::vector<Fr>& c) {

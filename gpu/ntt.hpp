@@ -85,6 +85,14 @@ class HStep {
   // Returns the number of coefficients, 2^log_size - 1.
   std::size_t run_on_device(const std::vector<algebra::Fr>& a, const std::vector<algebra::Fr>& b,
                             const std::vector<algebra::Fr>& c);
+  // For a caller that computes a, b, c on the device itself (the constraints evaluated from the witness,
+  // gpu/spmv.hpp): the three input buffers, 2^log_size values each. Write the first n values of each on
+  // `producer`, then run_filled(n, producer): it zero-pads them from n on, waits for `producer` and runs
+  // the H step as run_on_device does (h left on the device; complete on return).
+  algebra::Fr* input_a() { return a_.data(); }
+  algebra::Fr* input_b() { return b_.data(); }
+  algebra::Fr* input_c() { return c_.data(); }
+  std::size_t run_filled(std::size_t n, cudaStream_t producer);
   const algebra::Fr* device_h() const { return a_.data(); }
   std::size_t h_count() const { return a_.size() - 1; }  // coefficients of h
 
@@ -92,6 +100,10 @@ class HStep {
   // Checks the lengths, uploads and queues the whole H step on stream_ (h ends in a_).
   void enqueue(const std::vector<algebra::Fr>& a, const std::vector<algebra::Fr>& b,
                const std::vector<algebra::Fr>& c);
+  // n values for a domain of 2^log_size_: more than half of it (or the domain of one), at most all of it.
+  void check_count(std::size_t n) const;
+  // The transforms of a, b, c on stream_; `ready[i]` (when given) is waited for before vector i's.
+  void enqueue_transforms(Event* ready);
 
   unsigned log_size_;
   Stream stream_, copy_stream_;  // transforms; uploads (overlapping the transforms of earlier vectors)

@@ -78,9 +78,8 @@ DeviceR1cs::DeviceR1cs(const r1cs::CompactR1csView& circuit)
   stream.synchronize();
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   spdlog::info(
-      "constraint matrices on the GPU: {:.2f} GB ({} constraints, {} entries; {}, {} and {} rows of A, B, C "
-      "with "
-      "more than {} entries taken by a warp each), uploaded in {:.2f} s",
+      "constraint matrices on the GPU: {:.2f} GB ({} constraints, {} entries; {}, {} and {} rows of A, B, "
+      "C with more than {} entries taken by a warp each), uploaded in {:.2f} s",
       double(device_bytes()) / 1e9, rows_, circuit.a.nnz() + circuit.b.nnz() + circuit.c.nnz(),
       a_.long_rows.size(), b_.long_rows.size(), c_.long_rows.size(), kLongRow, seconds);
 }

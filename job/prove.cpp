@@ -19,8 +19,10 @@
 #include "job/synthesizer.hpp"
 #include "job/two_stage.hpp"
 #include "pce/cache.hpp"
+#include "pce/evaluate.hpp"
 #include "pce/porep_pce.hpp"
 #include "prover/algebra/hex_bytes.hpp"
+#include "prover/groth16/errors.hpp"
 #include "prover/groth16/proof_file.hpp"
 #include "prover/groth16/prover.hpp"
 #include "prover/groth16/randomness.hpp"
@@ -182,6 +184,16 @@ struct PartitionWork {
 
 using detail::BufferPool;
 using detail::EngineCache;
+
+// A partition whose witness fails constraint `row` (found by the host's check or the engine's): the Checker
+// re-runs the circuit to name the constraint (porep::check_partition: a direct synthesis, slow at 32GiB, on
+// this path only).
+JobError unsatisfied_error(const std::string& where, const porep::C1Output& c1, unsigned k, std::size_t row) {
+  std::string named = porep::check_partition(c1, k).value_or("constraint " + std::to_string(row));
+  return JobError(JobError::Kind::kUnsatisfiedCircuit,
+                  where + ": the vanilla proofs do not satisfy the circuit at " + named +
+                      " (a tampered or corrupt C1 file?)");
+}
 
 // Parse, validate and synthesize, one partition per next() call, sector after sector.
 class FrontStage {
@@ -375,8 +387,11 @@ class FrontStage {
     PhaseTimer synth_timer;
     const unsigned workers = std::max(1u, options_.synthesis_workers);
     const unsigned threads = options_.threads == 0 ? 0 : std::max(1u, options_.threads / workers);
+    // With the constraints on the engine, a, b, c and the check a * b = c are left to the proving stage.
+    const bool witness_only = options_.constraints_on_engine && job.synthesizer->circuit();
     groth16::ProverInput input = job.synthesizer->synthesize(
-        c1, k, workers > 1 && threads == 0 ? per_worker_threads(workers) : threads, buffers_.take());
+        c1, k, workers > 1 && threads == 0 ? per_worker_threads(workers) : threads, buffers_.take(),
+        witness_only);
     phases["synthesize"] += synth_timer.elapsed();
     step_done("synthesize");
     // The inputs the circuit allocated from the C1 witness must be the ones the verifier will
@@ -399,15 +414,10 @@ class FrontStage {
     }
     phases["inputs"] += inputs_timer.elapsed();
     step_done("inputs");
-    // a*b = c for every constraint: a cheap pass over what synthesis already computed. On a
-    // failure the Checker re-runs the circuit to name the constraint.
+    if (witness_only) return input;
+    // a*b = c for every constraint: a cheap pass over what synthesis already computed.
     PhaseTimer satisfied_timer;
-    if (auto row = groth16::first_unsatisfied(input)) {
-      std::string named = porep::check_partition(c1, k).value_or("constraint " + std::to_string(*row));
-      throw JobError(JobError::Kind::kUnsatisfiedCircuit,
-                     where + ": the vanilla proofs do not satisfy the circuit at " + named +
-                         " (a tampered or corrupt C1 file?)");
-    }
+    if (auto row = groth16::first_unsatisfied(input)) throw unsatisfied_error(where, c1, k, *row);
     phases["satisfied"] += satisfied_timer.elapsed();
     step_done("satisfied");
     return input;
@@ -491,7 +501,8 @@ class BackStage {
       spdlog::error("{}: {} failed", job.path, stage_);
       if (!job.failed.exchange(true)) failures_.record(job.input_index, job.path, job.report.sector, stage_);
       if (!options_.keep_going) throw;
-      engines_.forget(*job.proof->shape);
+      // A bad input leaves the engine as it was; anything else may have left it half-way.
+      if (!is_unsatisfied(std::current_exception())) engines_.forget(*job.proof->shape);
     }
   }
 
@@ -512,9 +523,22 @@ class BackStage {
     const double wait_start = timeline_.now();
     groth16::ProverEngine& engine = engines_.get(*job.proof->shape, run_.shared_phases);
     prove_timer = PhaseTimer();  // waiting for the engine (the parameter load) is a phase of its own
-    const double start = timeline_.now();
+    double start = timeline_.now();
     if (start - wait_start > 1e-3) add_step("prove.wait", job, work.partition, wait_start, start);
-    job.proofs.push_back(groth16::prove_with(engine, *job.header, work.input, r, s, &t));
+    const std::string where = job.path + " partition " + std::to_string(work.partition);
+    const pce::CompactR1cs* circuit = job.synthesizer->circuit();
+    if (work.input.a.empty() && circuit) {
+      if (!engines_.hold_constraints(*job.proof->shape, *circuit, run_.shared_phases))
+        evaluate_on_host(job, work, where);
+      prove_timer = PhaseTimer();
+      start = timeline_.now();
+    }
+    try {
+      job.proofs.push_back(groth16::prove_with(engine, *job.header, work.input, r, s, &t));
+    } catch (const groth16::Groth16Error& e) {
+      if (e.kind() != groth16::Groth16ErrorKind::kUnsatisfied || !e.constraint()) throw;
+      throw unsatisfied_error(where, job.c1, work.partition, *e.constraint());
+    }
     const double end = timeline_.now();
     buffers_.give(std::move(work.input));
     // The engine's steps run back to back: H, then the G1 MSMs, then the G2 MSM (gathering the dense
@@ -530,6 +554,29 @@ class BackStage {
     if (options_.partition_proven)
       options_.partition_proven(job.path, work.partition, job.proof->partitions());
     if (work.partition + 1 == job.proof->partitions()) finish_sector(job);
+  }
+
+  // A witness-only input for an engine that declined the constraints: a, b, c by SpMV here, and their check.
+  void evaluate_on_host(SectorJob& job, PartitionWork& work, const std::string& where) {
+    PhaseTimer timer;
+    const double start = timeline_.now();
+    groth16::ProverInput& in = work.input;
+    in = pce::make_prover_input(*job.synthesizer->circuit(), std::move(in.inputs), std::move(in.aux),
+                                options_.threads, std::move(in));
+    if (auto row = groth16::first_unsatisfied(in))
+      throw unsatisfied_error(where, job.c1, work.partition, *row);
+    job.back_phases["evaluate"] += timer.elapsed();
+    add_step("evaluate", job, work.partition, start, timeline_.now());
+  }
+
+  static bool is_unsatisfied(const std::exception_ptr& error) {
+    try {
+      std::rethrow_exception(error);
+    } catch (const JobError& e) {
+      return e.kind() == JobError::Kind::kUnsatisfiedCircuit;
+    } catch (...) {
+      return false;
+    }
   }
 
   void add_step(const char* step, const SectorJob& job, unsigned partition, double start, double end) {

@@ -74,6 +74,11 @@ struct ProveOptions {
   EngineFactory engine_factory = cpu_engine_factory;
   std::string engine_name = "cpu";  // recorded in the report; the setup left over from the engine's own
                                     // setup phases is the phase <engine_name>.setup
+  // Synthesis makes only the witness and the engine evaluates a, b, c (and checks a * b = c) itself, when it
+  // holds the circuit's constraint matrices (groth16::ProverEngine::hold_constraints: the GPU engine asked
+  // for it, `--gpu-constraints device`); for direct synthesis (use_pce off) this does nothing. An engine
+  // that declines gets a, b, c computed on the host by the proving stage. Same proofs either way.
+  bool constraints_on_engine = false;
   // Tests inject r and s to reproduce proofs; production draws them from a CSPRNG per partition.
   std::optional<std::pair<algebra::Fr, algebra::Fr>> fixed_randomness;
   // Synthesize the next partition (of this sector or the next) on a second thread while one is proven.

@@ -7,11 +7,13 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "job/prove.hpp"
 #include "job/timeline.hpp"
+#include "pce/compact_r1cs.hpp"
 #include "prover/groth16/prover.hpp"
 
 namespace cuzk::job::detail {
@@ -72,6 +74,24 @@ class EngineCache {
     return *slot.engine;
   }
 
+  // Whether the engine for `shape` (get() first) evaluates the constraints itself: it is offered `circuit`
+  // once (ProverEngine::hold_constraints) and its answer kept. The offer's time (the GPU engine uploads the
+  // matrices) is the shared phase <engine>.constraints.
+  bool hold_constraints(const porep::SectorShape& shape, const pce::CompactR1cs& circuit,
+                        PhaseMap<PhaseTime>& shared_phases) {
+    std::lock_guard lock(mutex_);
+    Slot& slot = slots_.at(shape.sector_size);
+    if (!slot.holds_constraints) {
+      PhaseTimer timer;
+      const double start = timeline_.now();
+      slot.holds_constraints = slot.engine->hold_constraints(circuit.view());
+      shared_phases[options_.engine_name + ".constraints"] += timer.elapsed();
+      timeline_.add(
+          {"parameters", "constraints " + std::string(shape.label), "", -1, start, timeline_.now()});
+    }
+    return *slot.holds_constraints;
+  }
+
   // After a failed proof (keep_going) the next sector gets a fresh engine: a device error may leave this
   // one's buffers half made. An engine still being made is left alone.
   void forget(const porep::SectorShape& shape) {
@@ -88,6 +108,7 @@ class EngineCache {
   struct Slot {
     std::future<Made> future;
     std::unique_ptr<groth16::ProverEngine> engine;
+    std::optional<bool> holds_constraints;  // asked once
   };
   const ProveOptions& options_;
   ParameterStore& store_;

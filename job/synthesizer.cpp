@@ -14,10 +14,13 @@ class PceSynthesizer final : public Synthesizer {
   PceSynthesizer(pce::CompactR1cs circuit, const porep::StackedCircuitShape& shape)
       : circuit_(std::move(circuit)), shape_(shape) {}
   groth16::ProverInput synthesize(const porep::C1Output& c1, unsigned partition, unsigned threads,
-                                  groth16::ProverInput&& recycled) const override {
-    return pce::porep_prover_input(circuit_, shape_, porep::PartitionWitness::from_c1(c1, partition), threads,
-                                   std::move(recycled));
+                                  groth16::ProverInput&& recycled, bool witness_only) const override {
+    const porep::PartitionWitness witness = porep::PartitionWitness::from_c1(c1, partition);
+    if (witness_only)
+      return pce::porep_witness_input(circuit_, shape_, witness, threads, std::move(recycled));
+    return pce::porep_prover_input(circuit_, shape_, witness, threads, std::move(recycled));
   }
+  const pce::CompactR1cs* circuit() const override { return &circuit_; }
 
  private:
   pce::CompactR1cs circuit_;
@@ -27,7 +30,7 @@ class PceSynthesizer final : public Synthesizer {
 class DirectSynthesizer final : public Synthesizer {
  public:
   groth16::ProverInput synthesize(const porep::C1Output& c1, unsigned partition, unsigned /*threads*/,
-                                  groth16::ProverInput&& /*recycled*/) const override {
+                                  groth16::ProverInput&& /*recycled*/, bool /*witness_only*/) const override {
     return porep::synthesize_partition(c1, partition);
   }
 };

@@ -20,9 +20,13 @@ class Synthesizer {
   virtual ~Synthesizer() = default;
   // Partition `partition` of `c1` (a C1 output of this synthesizer's circuit shape) on up to `threads`
   // threads (0: all). `recycled`: an earlier partition's prover input whose buffers may be reused.
-  // Throws what the layers below throw (porep::PorepError, pce::PceError).
+  // `witness_only`: leave a, b, c to the engine (only a synthesizer with a circuit() can; the others ignore
+  // it). Throws what the layers below throw (porep::PorepError, pce::PceError).
   virtual groth16::ProverInput synthesize(const porep::C1Output& c1, unsigned partition, unsigned threads,
-                                          groth16::ProverInput&& recycled) const = 0;
+                                          groth16::ProverInput&& recycled, bool witness_only) const = 0;
+  // The compact constraint system it evaluates a, b, c over (null for direct synthesis): what an engine that
+  // evaluates them itself is given, and what the host evaluates over when such an engine declines.
+  virtual const pce::CompactR1cs* circuit() const { return nullptr; }
 };
 
 // Over `circuit`, the cache of `shape`'s circuit (which the synthesizer keeps).

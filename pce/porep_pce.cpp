@@ -2,7 +2,10 @@
 
 #include <fmt/format.h>
 
+#include <string>
+
 #include "pce/compact_recorder.hpp"
+#include "pce/errors.hpp"
 #include "pce/evaluate.hpp"
 #include "prover/porep/parallel_witness.hpp"
 #include "prover/r1cs/constraint_system.hpp"
@@ -60,6 +63,23 @@ groth16::ProverInput porep_prover_input(const CompactR1cs& pce, const porep::Sta
   std::vector<Fr> aux = std::move(recycled.aux);
   porep::generate_partition_witness(shape, witness, inputs, aux, threads);
   return make_prover_input(pce, std::move(inputs), std::move(aux), threads, std::move(recycled));
+}
+
+groth16::ProverInput porep_witness_input(const CompactR1cs& pce, const porep::StackedCircuitShape& shape,
+                                         const porep::PartitionWitness& witness, unsigned threads,
+                                         groth16::ProverInput&& recycled) {
+  groth16::ProverInput in;
+  in.inputs = std::move(recycled.inputs);
+  in.aux = std::move(recycled.aux);
+  recycled = {};
+  porep::generate_partition_witness(shape, witness, in.inputs, in.aux, threads);
+  if (in.inputs.size() != pce.num_inputs || in.aux.size() != pce.num_aux)
+    throw PceError(PceErrorKind::kWitness,
+                   "the partition witness has " + std::to_string(in.inputs.size()) + " inputs and " +
+                       std::to_string(in.aux.size()) + " aux values; the constraint cache has " +
+                       std::to_string(pce.num_inputs) + " and " + std::to_string(pce.num_aux));
+  in.densities = pce.densities;
+  return in;
 }
 
 }  // namespace cuzk::pce

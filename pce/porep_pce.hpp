@@ -45,5 +45,11 @@ LoadResult load_or_build_porep(const std::filesystem::path& cache_dir,
 groth16::ProverInput porep_prover_input(const CompactR1cs& pce, const porep::StackedCircuitShape& shape,
                                         const porep::PartitionWitness& witness, unsigned threads = 0,
                                         groth16::ProverInput&& recycled = {});
+// The witness only (inputs, aux and the densities; a, b, c left empty), for an engine that evaluates the
+// constraints itself (groth16::ProverEngine::hold_constraints). `recycled`'s witness buffers are reused;
+// its a, b, c are released.
+groth16::ProverInput porep_witness_input(const CompactR1cs& pce, const porep::StackedCircuitShape& shape,
+                                         const porep::PartitionWitness& witness, unsigned threads = 0,
+                                         groth16::ProverInput&& recycled = {});
 
 }  // namespace cuzk::pce

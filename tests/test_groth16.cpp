@@ -493,6 +493,20 @@ TEST(Groth16, ErrorsForMismatchedInputs) {
     EXPECT_EQ(e.kind(), Groth16ErrorKind::kParameters);
   }
 
+  // The witness alone (no a, b, c) for an engine that holds no constraints: the CPU's.
+  ProverInput only_witness = witness;
+  only_witness.a.clear();
+  only_witness.b.clear();
+  only_witness.c.clear();
+  auto cpu = make_cpu_engine(params, 2);
+  EXPECT_EQ(cpu->held_constraints(), 0u);
+  try {
+    (void)prove_with(*cpu, header_of(params), only_witness, Fr::one(), Fr::one());
+    ADD_FAILURE() << "no Groth16Error";
+  } catch (const Groth16Error& e) {
+    EXPECT_EQ(e.kind(), Groth16ErrorKind::kMalformedInput);
+  }
+
   // A witness of the wrong size.
   std::vector<Fr> short_aux(in.aux.begin(), in.aux.end() - 1);
   EXPECT_THROW(witness_from_r1cs(in.cs, in.inputs, short_aux), Groth16Error);

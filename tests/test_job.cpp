@@ -26,8 +26,10 @@
 #include "io/temp_dir.hpp"
 #include "job/prove.hpp"
 #include "job/synthesizer.hpp"
+#include "pce/evaluate.hpp"
 #include "pce/porep_pce.hpp"
 #include "prover/algebra/hex_bytes.hpp"
+#include "prover/groth16/errors.hpp"
 #include "prover/groth16/parameters.hpp"
 #include "prover/groth16/setup.hpp"
 #include "prover/porep/c1_file.hpp"
@@ -204,8 +206,8 @@ TEST(Synthesizers, ThePceAndTheDirectOneGiveTheSameProverInput) {
   groth16::ProverInput recycled;
   recycled.aux.assign(10, Fr::from_u64(3));
   recycled.a.assign(5, Fr::from_u64(4));
-  const groth16::ProverInput x = cached->synthesize(c1, 0, 2, std::move(recycled));
-  const groth16::ProverInput y = direct->synthesize(c1, 0, 2, {});
+  const groth16::ProverInput x = cached->synthesize(c1, 0, 2, std::move(recycled), false);
+  const groth16::ProverInput y = direct->synthesize(c1, 0, 2, {}, false);
   EXPECT_EQ(x.inputs, y.inputs);
   EXPECT_TRUE(x.aux == y.aux);
   EXPECT_TRUE(x.a == y.a);
@@ -214,9 +216,114 @@ TEST(Synthesizers, ThePceAndTheDirectOneGiveTheSameProverInput) {
   EXPECT_EQ(x.densities.a_aux, y.densities.a_aux);
   EXPECT_EQ(x.densities.b_input, y.densities.b_input);
   EXPECT_EQ(x.densities.b_aux, y.densities.b_aux);
+  // The witness alone (for an engine that evaluates the constraints): the same witness and densities, no
+  // a, b, c; direct synthesis has no compact circuit to leave them to, and ignores the request.
+  const groth16::ProverInput w = cached->synthesize(c1, 0, 2, {}, true);
+  EXPECT_EQ(w.inputs, x.inputs);
+  EXPECT_TRUE(w.aux == x.aux);
+  EXPECT_TRUE(w.a.empty() && w.b.empty() && w.c.empty());
+  EXPECT_EQ(w.densities.a_aux, x.densities.a_aux);
+  EXPECT_EQ(w.densities.b_aux, x.densities.b_aux);
+  ASSERT_NE(cached->circuit(), nullptr);
+  EXPECT_EQ(cached->circuit()->num_constraints(), x.a.size());
+  EXPECT_EQ(direct->circuit(), nullptr);
+  EXPECT_EQ(direct->synthesize(c1, 0, 2, {}, true).a.size(), x.a.size());
   // A partition the C1 file does not have is refused by both.
-  EXPECT_ANY_THROW(cached->synthesize(c1, 1, 2, {}));
-  EXPECT_ANY_THROW(direct->synthesize(c1, 1, 2, {}));
+  EXPECT_ANY_THROW(cached->synthesize(c1, 1, 2, {}, false));
+  EXPECT_ANY_THROW(direct->synthesize(c1, 1, 2, {}, false));
+}
+
+// The seam of ProverEngine::hold_constraints, on the CPU: an engine that holds the circuit (evaluating a, b,
+// c with the PCE's CPU SpMV, as the GPU engine does with its own) around the CPU engine.
+class HoldingEngine final : public groth16::ProverEngine {
+ public:
+  HoldingEngine(std::unique_ptr<groth16::ProverEngine> inner, pce::CompactR1cs circuit,
+                std::atomic<int>& proofs)
+      : inner_(std::move(inner)), circuit_(std::move(circuit)), proofs_(proofs) {}
+  bool hold_constraints(const r1cs::CompactR1csView& circuit) override {
+    held_ = circuit.num_constraints() == circuit_.num_constraints();
+    return held_;
+  }
+  std::size_t held_constraints() const override { return held_ ? circuit_.num_constraints() : 0; }
+  std::size_t compute_h_from_witness(const groth16::ProverInput& in) override {
+    const std::size_t rows = circuit_.num_constraints();
+    std::vector<Fr> a(rows), b(rows), c(rows);
+    pce::evaluate_into(circuit_, in.inputs, in.aux, a, b, c, 1);
+    for (std::size_t k = 0; k < rows; ++k)
+      if (a[k] * b[k] != c[k]) throw groth16::Groth16Error(k, "unsatisfied");
+    a.insert(a.end(), in.inputs.begin(), in.inputs.end());
+    b.resize(a.size(), Fr::zero());
+    c.resize(a.size(), Fr::zero());
+    ++proofs_;
+    return inner_->compute_h(a, b, c);
+  }
+  std::size_t compute_h(std::vector<Fr>& a, std::vector<Fr>& b, std::vector<Fr>& c) override {
+    return inner_->compute_h(a, b, c);
+  }
+  algebra::G1 msm_h() override { return inner_->msm_h(); }
+  algebra::G1 msm_g1(G1Bases bases, std::span<const Fr> scalars) override {
+    return inner_->msm_g1(bases, scalars);
+  }
+  algebra::G2 msm_b_g2(std::span<const Fr> scalars) override { return inner_->msm_b_g2(scalars); }
+
+ private:
+  std::unique_ptr<groth16::ProverEngine> inner_;
+  pce::CompactR1cs circuit_;
+  std::atomic<int>& proofs_;
+  bool held_ = false;
+};
+
+TEST(JobConstraintsOnTheEngine, AHoldingEngineGetsTheWitnessOnlyAndGivesTheSameProof) {
+  io::TempDir tmp("cuzk-test-job-");
+  ProveOptions o = options(tmp.path(), true);
+  o.constraints_on_engine = true;
+  const porep::StackedCircuitShape shape =
+      porep::StackedCircuitShape::from_sector(*porep::parse_sector_size("2KiB"));
+  std::atomic<int> witness_proofs{0};
+  o.engine_factory = [&](const EngineRequest& request) {
+    return std::make_unique<HoldingEngine>(cpu_engine_factory(request), pce::build_porep_pce(shape),
+                                           witness_proofs);
+  };
+  const RunReport report = prove_c1_files({path_of("2KiB-V1_1.json")}, o);
+  ASSERT_EQ(report.sectors.size(), 1u);
+  EXPECT_EQ(witness_proofs.load(), 1) << "the partition reached the engine as a witness alone";
+  EXPECT_EQ(report.sectors[0].proof_hex, kGoldenV1_1);
+  EXPECT_FALSE(report.sectors[0].phases.count("satisfied")) << "the check is the engine's";
+  EXPECT_FALSE(report.sectors[0].phases.count("evaluate"));
+
+  // The engine's check names the sector and partition, with the circuit error's kind; nothing is written.
+  io::TempDir bad("cuzk-test-job-");
+  o.output_dir = bad.path().string();
+  try {
+    prove_c1_files({path_of("bad-label.json")}, o);
+    FAIL() << "the run did not fail";
+  } catch (const JobError& e) {
+    EXPECT_EQ(e.kind(), JobError::Kind::kUnsatisfiedCircuit);
+    EXPECT_NE(std::string(e.what()).find("bad-label.json partition 0"), std::string::npos) << e.what();
+  }
+  EXPECT_EQ(files_in(bad.path()), std::vector<std::string>{});
+}
+
+TEST(JobConstraintsOnTheEngine, AnEngineThatDeclinesGetsThemFromTheProvingStage) {
+  // The CPU engine holds no constraints: the witness-only partitions are evaluated and checked on the host
+  // by the proving stage (the `evaluate` phase), with the same proof and the same refusal of a bad witness.
+  io::TempDir tmp("cuzk-test-job-");
+  ProveOptions o = options(tmp.path(), true);
+  o.constraints_on_engine = true;
+  const RunReport report = prove_c1_files({path_of("2KiB-V1_1.json")}, o);
+  ASSERT_EQ(report.sectors.size(), 1u);
+  EXPECT_EQ(report.sectors[0].proof_hex, kGoldenV1_1);
+  EXPECT_TRUE(report.sectors[0].phases.count("evaluate"));
+  EXPECT_FALSE(report.sectors[0].phases.count("satisfied"));
+  io::TempDir bad("cuzk-test-job-");
+  o.output_dir = bad.path().string();
+  try {
+    prove_c1_files({path_of("bad-label.json")}, o);
+    FAIL() << "the run did not fail";
+  } catch (const JobError& e) {
+    EXPECT_EQ(e.kind(), JobError::Kind::kUnsatisfiedCircuit);
+  }
+  EXPECT_EQ(files_in(bad.path()), std::vector<std::string>{});
 }
 
 INSTANTIATE_TEST_SUITE_P(OverlapOffAndOn, Job, ::testing::Bool(),

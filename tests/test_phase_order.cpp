@@ -21,11 +21,11 @@ namespace {
 using namespace cuzk;
 
 const std::vector<std::string> kRunOrder = {
-    "inputs.check",  "params.header", "params.load",  "params.load.cold", "params.load.warm",
-    "params.decode", "pce.load",      "pce.build",    "gpu.setup",        "parse",
-    "validate",      "check",         "synthesize",   "inputs",           "satisfied",
-    "prove",         "prove.h",       "prove.msm_g1", "prove.msm_g2",     "verify",
-    "write"};
+    "inputs.check",  "params.header", "params.load", "params.load.cold", "params.load.warm",
+    "params.decode", "pce.load",      "pce.build",   "gpu.setup",        "gpu.constraints",
+    "parse",         "validate",      "check",       "synthesize",       "inputs",
+    "satisfied",     "evaluate",      "prove",       "prove.h",          "prove.msm_g1",
+    "prove.msm_g2",  "verify",        "write"};
 
 template <class Map>
 std::vector<std::string> keys(const Map& m) {
@@ -57,6 +57,9 @@ TEST(PhaseOrder, AnyEngineSetupRanksWithTheSharedPhases) {
   EXPECT_EQ(job::phase_rank("cpu.setup"), job::phase_rank("gpu.setup"));
   EXPECT_LT(job::phase_rank("cpu.setup"), job::phase_rank("parse"));
   EXPECT_GT(job::phase_rank("cpu.setup"), job::phase_rank("pce.build"));
+  EXPECT_EQ(job::phase_rank("cpu.constraints"), job::phase_rank("gpu.constraints"));
+  EXPECT_GT(job::phase_rank("cpu.constraints"), job::phase_rank("cpu.setup"));
+  EXPECT_LT(job::phase_rank("cpu.constraints"), job::phase_rank("parse"));
   // A strict weak order: irreflexive, and two different names are never equivalent.
   job::PhaseOrder less;
   EXPECT_FALSE(less("prove", "prove"));

@@ -32,6 +32,11 @@ std::string count_text(std::size_t have, std::size_t want) {
   return std::to_string(have) + " (expected " + std::to_string(want) + ")";
 }
 
+// The witness only: a, b and c left to the engine (ProverEngine::hold_constraints).
+bool witness_only(const ProverInput& in) {
+  return in.a.empty() && in.b.empty() && in.c.empty();
+}
+
 void check_input(const ProverInput& in) {
   if (in.inputs.empty() || !in.inputs[0].is_one()) malformed("witness: inputs[0] must be ONE");
   if (in.b.size() != in.a.size() || in.c.size() != in.a.size())
@@ -43,7 +48,9 @@ void check_input(const ProverInput& in) {
               std::to_string(in.aux.size()) + " aux");
 }
 
-void check_fit(const ParameterHeader& p, const ProverInput& in, std::size_t num_a_aux, std::size_t num_b) {
+// `constraints`: the circuit's (a.size(), or the engine's held count for a witness-only input).
+void check_fit(const ParameterHeader& p, const ProverInput& in, std::size_t constraints,
+               std::size_t num_a_aux, std::size_t num_b) {
   if (p.vk.ic.size() != in.inputs.size())
     mismatch("parameters: vk.ic has " + count_text(p.vk.ic.size(), in.inputs.size()) +
              " points for the inputs");
@@ -52,7 +59,7 @@ void check_fit(const ParameterHeader& p, const ProverInput& in, std::size_t num_
     mismatch("parameters: a has " + count_text(p.a, in.inputs.size() + num_a_aux) + " points");
   if (p.b_g1 != num_b) mismatch("parameters: b_g1 has " + count_text(p.b_g1, num_b) + " points");
   if (p.b_g2 != num_b) mismatch("parameters: b_g2 has " + count_text(p.b_g2, num_b) + " points");
-  const std::size_t m = EvaluationDomain(in.a.size() + in.inputs.size()).size();
+  const std::size_t m = EvaluationDomain(constraints + in.inputs.size()).size();
   if (p.h != m - 1) mismatch("parameters: h has " + count_text(p.h, m - 1) + " points");
   if (p.vk.delta_g1.is_identity() || p.vk.delta_g2.is_identity())
     mismatch(
@@ -94,6 +101,11 @@ class CpuEngine final : public ProverEngine {
 
 }  // namespace
 
+std::size_t ProverEngine::compute_h_from_witness(const ProverInput& /*in*/) {
+  throw Groth16Error(Groth16ErrorKind::kMalformedInput,
+                     "a witness without a, b, c for an engine that does not hold the circuit's constraints");
+}
+
 ProverEngine::WitnessMsms ProverEngine::msm_witness(const ProverInput& in, std::vector<Fr>& a_scratch,
                                                     std::vector<Fr>& b_scratch) {
   // An engine that copies a and b (the GPU's) leaves their memory mapped, so the dense scalar vectors are
@@ -121,11 +133,16 @@ Proof prove_impl(ProverEngine& engine, const ParameterHeader& p, const ProverInp
   ProveTimings local;
   ProveTimings& t = timings ? *timings : local;
   PhaseTimer h_timer;
-  // The input constraints input_i * 0 = 0 (bellperson synthesize_circuits_batch).
-  a.insert(a.end(), in.inputs.begin(), in.inputs.end());
-  b.resize(a.size(), Fr::zero());
-  c.resize(a.size(), Fr::zero());
-  const std::size_t h_count = engine.compute_h(a, b, c);
+  std::size_t h_count = 0;
+  if (witness_only(in)) {
+    h_count = engine.compute_h_from_witness(in);  // the input rows too, on the engine's side
+  } else {
+    // The input constraints input_i * 0 = 0 (bellperson synthesize_circuits_batch).
+    a.insert(a.end(), in.inputs.begin(), in.inputs.end());
+    b.resize(a.size(), Fr::zero());
+    c.resize(a.size(), Fr::zero());
+    h_count = engine.compute_h(a, b, c);
+  }
   if (h_count != p.h) mismatch("compute_h gave " + count_text(h_count, p.h) + " coefficients");
   t.h = h_timer.elapsed();
 
@@ -158,9 +175,16 @@ Proof prove_impl(ProverEngine& engine, const ParameterHeader& p, const ProverInp
   return proof;
 }
 
-void check_all(const ParameterHeader& params, const ProverInput& input) {
+// `engine`: the one that will prove (null: the CPU prover, which needs a, b, c).
+void check_all(const ParameterHeader& params, const ProverInput& input, const ProverEngine* engine) {
   check_input(input);
-  check_fit(params, input, input.densities.a_aux.popcount(),
+  std::size_t constraints = input.a.size();
+  if (witness_only(input)) {
+    constraints = engine ? engine->held_constraints() : 0;
+    if (constraints == 0)
+      malformed("witness: no a, b, c, and the engine does not hold the circuit's constraints");
+  }
+  check_fit(params, input, constraints, input.densities.a_aux.popcount(),
             input.densities.b_input.popcount() + input.densities.b_aux.popcount());
 }
 
@@ -177,7 +201,7 @@ std::unique_ptr<ProverEngine> make_cpu_engine(std::shared_ptr<const Parameters> 
 
 Proof prove_with(ProverEngine& engine, const ParameterHeader& header, ProverInput& input, const Fr& r,
                  const Fr& s, ProveTimings* timings) {
-  check_all(header, input);
+  check_all(header, input, &engine);
   return prove_impl(engine, header, input, input.a, input.b, input.c, r, s, timings);
 }
 
@@ -194,7 +218,7 @@ Proof prove_with(ProverEngine& engine, const Parameters& params, ProverInput&& i
 Proof prove(const Parameters& params, const ProverInput& input, const Fr& r, const Fr& s, unsigned threads,
             ProveTimings* timings) {
   const ParameterHeader header = header_of(params);
-  check_all(header, input);
+  check_all(header, input, nullptr);
   CpuEngine engine(params, threads);
   std::vector<Fr> a = input.a, b = input.b, c = input.c;
   return prove_impl(engine, header, input, a, b, c, r, s, timings);

@@ -22,6 +22,7 @@
 #include "prover/groth16/parameters.hpp"
 #include "prover/groth16/proof.hpp"
 #include "prover/groth16/randomness.hpp"
+#include "prover/r1cs/compact_view.hpp"
 #include "prover/r1cs/r1cs.hpp"
 #include "prover/timing.hpp"
 
@@ -33,7 +34,8 @@ struct ProverInput {
   std::vector<Fr> inputs;  // ONE first, then the public inputs in alloc_input order
   std::vector<Fr> aux;     // in alloc order
   // <A_k, z>, <B_k, z>, <C_k, z> for the circuit's own constraints k (the prover appends the
-  // input rows a = input_i, b = c = 0 itself).
+  // input rows a = input_i, b = c = 0 itself). All three empty when the engine evaluates the constraints
+  // itself (ProverEngine::hold_constraints): the input is then the witness only.
   std::vector<Fr> a, b, c;
   Densities densities;
 };
@@ -75,6 +77,17 @@ class ProverEngine {
   };
   virtual WitnessMsms msm_witness(const ProverInput& in, std::vector<Fr>& a_scratch,
                                   std::vector<Fr>& b_scratch);
+  // The constraints on the engine's side. An engine given the circuit's matrices keeps them for every later
+  // proof and computes a, b, c from the witness itself, so that a prover input carries only the inputs and
+  // aux values (the GPU engine: a, b, c never cross PCIe). Returns false when it cannot: the CPU engine (its
+  // caller evaluates them on the host, pce/evaluate.hpp) and a GPU engine without the device memory or not
+  // asked to. Once true, held_constraints() is the circuit's constraint count.
+  virtual bool hold_constraints(const r1cs::CompactR1csView& /*circuit*/) { return false; }
+  virtual std::size_t held_constraints() const { return 0; }
+  // With held constraints: a, b, c from in.inputs and in.aux, the check a_k * b_k = c_k for every
+  // constraint k (Groth16Error(k, ...) for the first that fails, before any other work), then what
+  // compute_h does with them. The witness may stay with the engine for this proof's msm_witness.
+  virtual std::size_t compute_h_from_witness(const ProverInput& in);
   // One-off costs of making this engine (named phases and their wall seconds: reading the parameters,
   // uploads), for the run report.
   virtual std::vector<std::pair<std::string, double>> setup_phases() const { return {}; }
@@ -87,11 +100,12 @@ std::unique_ptr<ProverEngine> make_cpu_engine(const Parameters& params, unsigned
 std::unique_ptr<ProverEngine> make_cpu_engine(std::shared_ptr<const Parameters> params, unsigned threads = 0,
                                               std::vector<std::pair<std::string, double>> setup_phases = {});
 
-// prove() with the given engine, which must have been made for the parameters `header` describes. The
-// input's a, b and c are used up (the engine may consume them, and msm_witness may gather the dense scalars
-// into a and b's memory); its other vectors are left as they were. A caller that proves many partitions hands
-// the vectors to the next synthesis (pce::make_prover_input's `recycled`), whose pages are then already
-// mapped.
+// prove() with the given engine, which must have been made for the parameters `header` describes. An input
+// without a, b, c (the witness only) needs an engine that holds the circuit's constraints; a constraint
+// that the witness does not satisfy then throws Groth16Error kUnsatisfied. The input's a, b and c are used up
+// (the engine may consume them, and msm_witness may gather the dense scalars into a and b's memory); its
+// other vectors are left as they were. A caller that proves many partitions hands the vectors to the next
+// synthesis (pce::make_prover_input's `recycled`), whose pages are then already mapped.
 Proof prove_with(ProverEngine& engine, const ParameterHeader& header, ProverInput& input, const Fr& r,
                  const Fr& s, ProveTimings* timings = nullptr);
 Proof prove_with(ProverEngine& engine, const ParameterHeader& header, ProverInput&& input, const Fr& r,
