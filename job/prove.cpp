@@ -388,7 +388,8 @@ class FrontStage {
     const unsigned workers = std::max(1u, options_.synthesis_workers);
     const unsigned threads = options_.threads == 0 ? 0 : std::max(1u, options_.threads / workers);
     // With the constraints on the engine, a, b, c and the check a * b = c are left to the proving stage.
-    const bool witness_only = options_.constraints_on_engine && job.synthesizer->circuit();
+    const bool witness_only = options_.constraints_on_engine && job.synthesizer->circuit() &&
+                              !engines_.declined_constraints(*proof.shape);
     groth16::ProverInput input = job.synthesizer->synthesize(
         c1, k, workers > 1 && threads == 0 ? per_worker_threads(workers) : threads, buffers_.take(),
         witness_only);

@@ -92,6 +92,14 @@ class EngineCache {
     return *slot.holds_constraints;
   }
 
+  // The engine for `shape` was offered the constraints and declined them: synthesis should evaluate a, b, c
+  // itself from now on (the partitions already made without them are evaluated by the proving stage).
+  bool declined_constraints(const porep::SectorShape& shape) {
+    std::lock_guard lock(mutex_);
+    auto it = slots_.find(shape.sector_size);
+    return it != slots_.end() && it->second.holds_constraints == false;
+  }
+
   // After a failed proof (keep_going) the next sector gets a fresh engine: a device error may leave this
   // one's buffers half made. An engine still being made is left alone.
   void forget(const porep::SectorShape& shape) {

@@ -10,8 +10,8 @@
 #
 # Environment: CUZK_BIN_BASE (the baseline, run first), CUZK_BIN (the contender), OUT (default ./scale-ab-out),
 # CUZK_SCALE_DIR and CUZK_SCALE_SEED as for scripts/scale-run.sh (which this runs once per binary, without the
-# separate parameter loads), CUZK_AB_PROVE_FLAGS (more `cuzk prove` flags for both runs), CUZK_AB_NEW_FLAGS
-# (flags for the contender's run only).
+# separate parameter loads), CUZK_AB_PROVE_FLAGS (more `cuzk prove` flags for both runs), CUZK_AB_BASE_FLAGS and
+# CUZK_AB_NEW_FLAGS (flags for the baseline's or the contender's run only).
 # Writes to $OUT (at most 8 files, what the GPU machine brings back): ab-SIZE.txt (both runs' summaries, the
 # comparison, the proof check), base-SIZE.json, new-SIZE.json (the run reports), compare-SIZE.txt,
 # timeline-base-SIZE.svg, timeline-new-SIZE.svg, setup-SIZE.log.
@@ -41,7 +41,7 @@ run_one() {  # label, binary, flags of this run only
   cp -r "$work/proofs" "$work/proofs-$label"
   "$bin" report timeline "$out/$label-$size.json" -o "$out/timeline-$label-$size.svg" || status=1
 }
-run_one base "$base"
+run_one base "$base" "${CUZK_AB_BASE_FLAGS:-}"
 [ -f "$logs/base/setup-$size.log" ] && cp "$logs/base/setup-$size.log" "$out/setup-$size.log"
 run_one new "$new" "${CUZK_AB_NEW_FLAGS:-}"
 

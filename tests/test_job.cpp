@@ -305,16 +305,20 @@ TEST(JobConstraintsOnTheEngine, AHoldingEngineGetsTheWitnessOnlyAndGivesTheSameP
 }
 
 TEST(JobConstraintsOnTheEngine, AnEngineThatDeclinesGetsThemFromTheProvingStage) {
-  // The CPU engine holds no constraints: the witness-only partitions are evaluated and checked on the host
-  // by the proving stage (the `evaluate` phase), with the same proof and the same refusal of a bad witness.
+  // The CPU engine holds no constraints: the witness-only partition made before it was asked is evaluated and
+  // checked on the host by the proving stage (the `evaluate` phase); once it has declined, synthesis makes
+  // a, b, c itself again (sequential here, so the second sector is synthesized after the first proof). The
+  // same proofs, and the same refusal of a bad witness.
   io::TempDir tmp("cuzk-test-job-");
-  ProveOptions o = options(tmp.path(), true);
+  ProveOptions o = options(tmp.path(), false);
   o.constraints_on_engine = true;
-  const RunReport report = prove_c1_files({path_of("2KiB-V1_1.json")}, o);
-  ASSERT_EQ(report.sectors.size(), 1u);
+  const RunReport report = prove_c1_files({path_of("2KiB-V1_1.json"), path_of("2KiB-V1-envelope.json")}, o);
+  ASSERT_EQ(report.sectors.size(), 2u);
   EXPECT_EQ(report.sectors[0].proof_hex, kGoldenV1_1);
   EXPECT_TRUE(report.sectors[0].phases.count("evaluate"));
   EXPECT_FALSE(report.sectors[0].phases.count("satisfied"));
+  EXPECT_FALSE(report.sectors[1].phases.count("evaluate"));
+  EXPECT_TRUE(report.sectors[1].phases.count("satisfied"));
   io::TempDir bad("cuzk-test-job-");
   o.output_dir = bad.path().string();
   try {

@@ -63,6 +63,9 @@ expect 2 "--gpu-memory without --gpu" "${prove[@]}" "$tmp/c1.json" -o "$tmp/out"
 says "--gpu-memory: only with --gpu" "--gpu-memory without --gpu"
 expect 2 "--gpu-gather device without --gpu" "${prove[@]}" "$tmp/c1.json" -o "$tmp/out" --gpu-gather device
 expect 2 "--gpu-gather elsewhere" "${prove[@]}" "$tmp/c1.json" -o "$tmp/out" --gpu --gpu-gather elsewhere
+expect 2 "--gpu-constraints device without --gpu" "${prove[@]}" "$tmp/c1.json" -o "$tmp/out" --gpu-constraints device
+says "--gpu-constraints: only with --gpu" "--gpu-constraints device without --gpu"
+expect 2 "--gpu-constraints elsewhere" "${prove[@]}" "$tmp/c1.json" -o "$tmp/out" --gpu --gpu-constraints elsewhere
 
 # 5. Bad output paths: named with the reason, before any work (3), or a usage error (2) for "".
 echo x >"$tmp/file"
