@@ -115,7 +115,8 @@ CLI::Option* add_job_flags(CLI::App* cmd, JobFlags& f) {
       ->capture_default_str();
   cmd->add_option("--synthesis-workers", f.synthesis_workers,
                   "partitions synthesized at once, sharing the threads (0: auto, 2 with --gpu, else 1); each "
-                  "costs the memory of a synthesized partition, ~17 GB at 32GiB")
+                  "costs the memory of a synthesized partition (at 32GiB ~4.3 GB with the constraints on the "
+                  "GPU, else ~17 GB)")
       ->check(CLI::Range(0u, 64u))
       ->capture_default_str();
   cmd->add_option(

@@ -83,11 +83,12 @@ struct ProveOptions {
   std::optional<std::pair<algebra::Fr, algebra::Fr>> fixed_randomness;
   // Synthesize the next partition (of this sector or the next) on a second thread while one is proven.
   // Worth it when proving does not need the CPU cores (the GPU engine); costs the memory of a second
-  // synthesized partition (about 17 GB at 32GiB). Results, order of outputs and errors are the same.
+  // synthesized partition (at 32GiB ~4.3 GB, the witness, with constraints_on_engine; else ~17 GB). Results,
+  // order of outputs and errors are the same.
   bool overlap = false;
   // Partitions synthesized at once, each on a task of its own with threads / workers threads (0 threads:
   // the hardware's). 1: one at a time on the producing thread. Each costs the memory of a synthesized
-  // partition (~17 GB at 32GiB). Results, order of outputs and errors are the same for any count.
+  // partition (see overlap). Results, order of outputs and errors are the same for any count.
   unsigned synthesis_workers = 1;
   // Bytes in use on the device, sampled for the report's peak (the CLI passes the GPU's; empty: none).
   std::function<std::uint64_t()> device_memory_used;
