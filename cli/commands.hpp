@@ -50,7 +50,7 @@ struct JobFlags {
   unsigned synthesis_workers = 0;   // 0: auto (2 with --gpu, else 1)
   std::string gpu_memory;           // --gpu-memory LIMIT (empty: the device's free memory)
   std::string gpu_gather = "host";  // --gpu-gather host|device: where the A and B MSMs' scalars are gathered
-  std::string gpu_constraints = "host";          // --gpu-constraints host|device: where a, b, c are evaluated
+  std::string gpu_constraints = "auto";  // --gpu-constraints auto|host|device: where a, b, c are evaluated
   std::optional<std::uint64_t> test_randomness;  // TEST ONLY: r, s derived from this seed
 };
 // Registers them on `cmd`; returns the --no-pce option (other flags may exclude it).

@@ -65,6 +65,9 @@ expect 2 "--gpu-gather device without --gpu" "${prove[@]}" "$tmp/c1.json" -o "$t
 expect 2 "--gpu-gather elsewhere" "${prove[@]}" "$tmp/c1.json" -o "$tmp/out" --gpu --gpu-gather elsewhere
 expect 2 "--gpu-constraints device without --gpu" "${prove[@]}" "$tmp/c1.json" -o "$tmp/out" --gpu-constraints device
 says "--gpu-constraints: only with --gpu" "--gpu-constraints device without --gpu"
+# With --gpu the constraints go to the device unless asked otherwise (the default once lost its "auto").
+"$CUZK_BIN" prove --help >"$tmp/out.txt" 2>&1 || fail "prove --help exited $?"
+says "--gpu-constraints TEXT:{auto,host,device}=auto" "the default of --gpu-constraints"
 expect 2 "--gpu-constraints elsewhere" "${prove[@]}" "$tmp/c1.json" -o "$tmp/out" --gpu --gpu-constraints elsewhere
 
 # 5. Bad output paths: named with the reason, before any work (3), or a usage error (2) for "".
