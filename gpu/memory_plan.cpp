@@ -1,0 +1,294 @@
+#include "gpu/memory_plan.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <optional>
+#include <tuple>
+#include <vector>
+
+#include "gpu/msm_shape.hpp"
+
+namespace cuzk::gpu {
+namespace {
+
+// Device layout sizes (gpu/msm.hpp DeviceAffine: two coordinates in Montgomery form; Fr is 32 bytes).
+constexpr std::size_t kG1Point = 96, kG2Point = 192, kFrBytes = 32;
+// NTT power tables: x^i = hi[i >> 12] * lo[i & 4095] (gpu/ntt.cu kPowLoBits).
+constexpr std::size_t kPowLoSize = std::size_t{1} << 12;
+// GPU SpMV coefficient table: 512 power slots + the 2^15 table codes (gpu/spmv_launch.hpp kPowerSlots,
+// prover/r1cs/compact_view.hpp kMaxTableSize).
+constexpr std::size_t kCoefficientSlots = 512 + 0x8000;
+// What one MSM range costs besides its arithmetic (its classification's sync, about ten launches, the carry
+// of its bucket sums), expressed as the PCIe bytes that move in that time: ~100 us at ~50 GB/s. It keeps the
+// planner from choosing thousands of tiny ranges to fit one more vector.
+constexpr double kRangeOverheadBytes = 5e6;
+// The smallest and largest MSM range the planner tries (2^27: one range for every Filecoin circuit).
+constexpr unsigned kMinRangeLog = 16, kMaxRangeLog = 27;
+
+std::string gib(std::size_t bytes) {
+  return fmt::format("{:.1f}", double(bytes) / double(1ull << 30));
+}
+
+unsigned log2_ceil(std::size_t n) {
+  unsigned lg = 0;
+  while ((std::size_t{1} << lg) < n) ++lg;
+  return lg;
+}
+
+std::size_t point_bytes(BaseVectorId id) {
+  return id == BaseVectorId::kBG2 ? kG2Point : kG1Point;
+}
+
+std::size_t count_of(const ProverShape& s, BaseVectorId id) {
+  switch (id) {
+    case BaseVectorId::kH:
+      return s.h;
+    case BaseVectorId::kL:
+      return s.l;
+    case BaseVectorId::kA:
+      return s.a;
+    case BaseVectorId::kBG1:
+      return s.b_g1;
+    case BaseVectorId::kBG2:
+      return s.b_g2;
+  }
+  return 0;
+}
+
+unsigned max_window_bits(BaseVectorId id) {
+  return id == BaseVectorId::kH ? 22 : kZeroOneMsmMaxWindowBits;
+}
+
+// An MSM's bucket scratch (MsmBytes::buckets) for this vector run in ranges of `range` scalars.
+std::size_t bucket_bytes(std::size_t count, BaseVectorId id, std::size_t range, bool split) {
+  if (count == 0) return 0;
+  return MsmBytes::buckets(count, range, point_bytes(id), split, max_window_bits(id));
+}
+
+}  // namespace
+
+unsigned ProverShape::log_domain() const {
+  return log2_ceil(std::max<std::size_t>(constraints + inputs, 2));
+}
+
+const char* base_vector_name(BaseVectorId id) {
+  switch (id) {
+    case BaseVectorId::kH:
+      return "h";
+    case BaseVectorId::kL:
+      return "l";
+    case BaseVectorId::kA:
+      return "a";
+    case BaseVectorId::kBG1:
+      return "b_g1";
+    case BaseVectorId::kBG2:
+      return "b_g2";
+  }
+  return "?";
+}
+
+std::size_t h_step_device_bytes(unsigned log_domain) {
+  const std::size_t n = std::size_t{1} << std::max(1u, log_domain);
+  // a, b, c (gpu/ntt.hpp HStep), the twiddles w^e (e < n/2) and the power tables of the NTT context.
+  return 3 * n * kFrBytes + (n / 2 + 4 * (kPowLoSize + n / kPowLoSize + 1)) * kFrBytes;
+}
+
+std::size_t constraint_matrix_device_bytes(const ProverShape& s) {
+  // Per matrix: row offsets (rows + 1, u32), columns (u32) and coefficient codes (u16) per entry, and the
+  // long rows' list (at most one u32 per row); the coefficient table once (gpu/spmv.hpp DeviceR1cs).
+  const std::size_t per_matrix_rows = 2 * (s.constraints + 1) * sizeof(std::uint32_t);
+  return kCoefficientSlots * kFrBytes + 3 * per_matrix_rows + (s.nnz_a + s.nnz_b + s.nnz_c) * 6;
+}
+
+std::size_t witness_device_bytes(const ProverShape& s) {
+  // z = (inputs, aux), and the dense gather's density words and their offsets (gpu/dense_gather.hpp).
+  const std::size_t count = s.witness_count();
+  const std::size_t words = (count + 63) / 64;
+  return count * kFrBytes + words * sizeof(std::uint64_t) + (words + 1) * sizeof(std::uint32_t);
+}
+
+bool DevicePlan::streamed() const {
+  return std::any_of(vectors.begin(), vectors.end(), [](const VectorPlan& v) { return !v.resident; });
+}
+
+std::string DevicePlan::describe() const {
+  std::string resident, streamed_names;
+  for (const VectorPlan& v : vectors) {
+    std::string& list = v.resident ? resident : streamed_names;
+    list += (list.empty() ? "" : ", ") + std::string(base_vector_name(v.id));
+  }
+  std::string text =
+      streamed_names.empty()
+          ? fmt::format("all bases resident{}", h_endomorphism ? " (h with the endomorphism table)" : "")
+          : fmt::format("resident: {}; streamed in windows of 2^{} points, double-buffered: {}",
+                        resident.empty() ? "none" : resident, log2_ceil(range), streamed_names);
+  const std::size_t longest =
+      std::max_element(vectors.begin(), vectors.end(), [](const VectorPlan& x, const VectorPlan& y) {
+        return x.count < y.count;
+      })->count;
+  text += range >= longest ? std::string("; one range per MSM")
+                           : fmt::format("; MSM ranges of 2^{} points", log2_ceil(range));
+  text += fmt::format(
+      "; constraints {}; about {} of {} GiB (bases {}, H step {}, "
+      "MSM scratch {}, windows {}, constraints and witness {}); {} GiB sent per partition",
+      constraints_on_device ? "on the device" : "on the host", gib(need), gib(budget), gib(bases_bytes),
+      gib(h_step_bytes), gib(msm_scratch_bytes), gib(window_bytes), gib(constraints_bytes + witness_bytes),
+      gib(upload_bytes_per_partition));
+  return text;
+}
+
+DevicePlan plan_device_memory(const ProverShape& shape, const PlanRequest& request) {
+  const std::size_t h_step = h_step_device_bytes(shape.log_domain());
+  const std::size_t longest = std::max({shape.h, shape.l, shape.a, shape.b_g1, shape.b_g2, std::size_t{1}});
+  const std::size_t abc_bytes = 3 * (shape.constraints + shape.inputs) * kFrBytes;
+  const std::size_t host_scalar_bytes = (shape.aux + shape.a + shape.b_g1) * kFrBytes;
+  const std::size_t witness = witness_device_bytes(shape) * std::max(1u, request.partitions_in_flight);
+  const std::size_t matrices = constraint_matrix_device_bytes(shape);
+
+  // (PCIe score, -range tie-break, -endomorphism, -range) of the best plan so far; lower is better.
+  std::optional<std::tuple<double, int, int, std::size_t>> best_key;
+  DevicePlan best;
+  DevicePlan smallest;  // every vector streamed, smallest range, constraints on the host
+  bool have_smallest = false;
+
+  std::vector<bool> constraint_options = {false};
+  if (request.device_constraints) constraint_options.insert(constraint_options.begin(), true);
+  for (bool on_device : constraint_options) {
+    for (unsigned range_log = kMaxRangeLog; range_log >= kMinRangeLog; --range_log) {
+      const std::size_t range = std::min(std::size_t{1} << range_log, std::max<std::size_t>(longest, 1));
+      if ((std::size_t{1} << range_log) > 2 * longest && range_log > kMinRangeLog) continue;
+      for (unsigned subset = 0; subset < 32; ++subset) {
+        for (bool endo : {true, false}) {
+          if (endo && (subset != 31 || shape.h == 0)) continue;  // the table only beside every other base
+          DevicePlan plan;
+          plan.budget = request.budget;
+          plan.range = range;
+          plan.constraints_on_device = on_device;
+          plan.h_endomorphism = endo;
+          plan.h_step_bytes = h_step;
+          std::size_t workspace = 0, g1_window_scratch = 0, g2_window_scratch = 0;
+          bool g1_streamed = false, g2_streamed = false;
+          double score = 0;
+          for (BaseVectorId id : kBaseVectors) {
+            const std::size_t i = static_cast<std::size_t>(id);
+            VectorPlan& v = plan.vectors[i];
+            v.id = id;
+            v.count = count_of(shape, id);
+            v.bytes = v.count * point_bytes(id);
+            v.resident = (subset >> i) & 1;
+            const bool split = id == BaseVectorId::kH && endo;
+            workspace = std::max(
+                workspace, v.count ? MsmBytes::workspace(v.count, range, split, max_window_bits(id)) : 0);
+            if (v.resident) {
+              v.scratch = bucket_bytes(v.count, id, range, split);
+              plan.bases_bytes += MsmBytes::table(v.count, point_bytes(id), split);
+              plan.msm_scratch_bytes += v.scratch;
+            } else if (v.count > 0) {
+              // Streamed vectors share one window MSM per group, sized for the largest of them.
+              std::size_t& window_scratch = id == BaseVectorId::kBG2 ? g2_window_scratch : g1_window_scratch;
+              window_scratch = std::max(window_scratch, bucket_bytes(v.count, id, range, false));
+              (id == BaseVectorId::kBG2 ? g2_streamed : g1_streamed) = true;
+              plan.upload_bytes_per_partition += v.bytes;
+              score += (id == BaseVectorId::kH ? 0.5 : 1.0) * double(v.bytes);
+            }
+          }
+          // The endomorphism table's constructor copies h's bases into a buffer twice their size before it
+          // frees the given one: for a moment, h's bases three times (the workspace is not made yet).
+          const std::size_t endo_transient = endo ? plan.vector(BaseVectorId::kH).bytes : 0;
+          plan.msm_scratch_bytes += g1_window_scratch + g2_window_scratch;
+          plan.msm_scratch_bytes += std::max(workspace, endo_transient);
+          // Two window buffers per streamed group (one being filled while the other is computed on), and
+          // the loader's decoding scratch of one window of G2 points.
+          if (g1_streamed) plan.window_bytes += 2 * range * kG1Point;
+          if (g2_streamed) plan.window_bytes += 2 * std::min(range, shape.b_g2) * kG2Point;
+          if (g1_streamed || g2_streamed) plan.window_bytes += range * kG2Point;
+          if (on_device) {
+            plan.constraints_bytes = matrices;
+            // The witness, and the A and B MSMs' dense scalars gathered from it (into the MSM workspace's
+            // scalar buffer, one vector at a time).
+            plan.witness_bytes = witness + std::max(shape.a, shape.b_g1) * kFrBytes;
+            plan.upload_bytes_per_partition += shape.witness_count() * kFrBytes;
+            score += double(shape.witness_count() * kFrBytes);
+          } else {
+            plan.upload_bytes_per_partition += abc_bytes + host_scalar_bytes;
+            score += double(abc_bytes + host_scalar_bytes);
+          }
+          // (Ranges of 2^25 points and more are counted as 2^25: their overhead is lost in the arithmetic,
+          // and the ties between them go to the tables below.)
+          for (const VectorPlan& v : plan.vectors)
+            score += kRangeOverheadBytes *
+                     double(MsmBytes::ranges_of(v.count, std::min(range, std::size_t{1} << 25)));
+          plan.need = plan.bases_bytes + plan.h_step_bytes + plan.msm_scratch_bytes + plan.window_bytes +
+                      plan.constraints_bytes + plan.witness_bytes;
+          plan.cost = score;
+          plan.fits = plan.need <= request.budget;
+          if (subset == 0 && !on_device && (!have_smallest || plan.need < smallest.need)) {
+            smallest = plan;
+            have_smallest = true;
+          }
+          if (!plan.fits) continue;
+          // Ranges of 2^25 and more differ little (their bucket carry-over is a few percent of the work).
+          const int range_rank = -int(std::min(range_log, 25u));
+          const auto key = std::make_tuple(score, range_rank, endo ? 0 : 1, ~range);
+          if (!best_key || key < *best_key) {
+            best_key = key;
+            best = plan;
+          }
+        }
+      }
+    }
+  }
+  if (best_key) return best;
+  smallest.fits = false;
+  return smallest;
+}
+
+std::string HostPlan::describe() const {
+  return fmt::format(
+      "{} synthesis worker{} ({} partitions alive at {} GiB each), prover scratch {} GiB, constraint "
+      "matrices "
+      "{} GiB, pinned {} GiB{}, process {} GiB: about {} GiB{}",
+      synthesis_workers, synthesis_workers == 1 ? "" : "s", partitions_alive, gib(per_partition_bytes),
+      gib(prover_scratch_bytes), gib(constraint_bytes), gib(pinned_bytes),
+      parameter_bytes ? ", decoded parameters " + gib(parameter_bytes) + " GiB" : "", gib(base_bytes),
+      gib(total), available ? fmt::format(" of {} GiB available", gib(available)) : "");
+}
+
+HostPlan plan_host_memory(const ProverShape& shape, const HostPlanRequest& request) {
+  HostPlan plan;
+  const bool abc_on_host = !request.gpu || !request.constraints_on_device;
+  plan.per_partition_bytes = shape.witness_count() * kFrBytes +
+                             (abc_on_host ? 3 * (shape.constraints + shape.inputs) * kFrBytes : 0) +
+                             (shape.witness_count() + 7) / 8 * 3;  // density bits
+  // The host gather's dense A and B scalars (one set, in the proving stage).
+  plan.prover_scratch_bytes = abc_on_host ? (shape.a + shape.b_g1) * kFrBytes : 0;
+  // The PCE's compact matrices as loaded (u32 columns, u16 codes, u32 row offsets).
+  plan.constraint_bytes = constraint_matrix_device_bytes(shape);
+  // Staging: the prover's two 32 MiB chunks (gpu/host_staging.hpp) and the parameter readers' pinned pieces
+  // (8 x 128 MiB at most, gpu/parameter_upload.hpp) while the parameters load.
+  const std::size_t staging = request.gpu ? (std::size_t{64} << 20) + (std::size_t{1} << 30) : 0;
+  plan.pinned_bytes = request.pinned_bases_bytes + staging;
+  plan.parameter_bytes = request.gpu ? 0 : request.cpu_parameter_bytes;
+  plan.base_bytes = std::size_t{1} << 30;
+  plan.available = request.available;
+  const std::size_t fixed = plan.prover_scratch_bytes + plan.constraint_bytes + plan.pinned_bytes +
+                            plan.parameter_bytes + plan.base_bytes;
+  auto total_for = [&](unsigned workers) { return fixed + (workers + 2) * plan.per_partition_bytes; };
+  // The most workers that fit (up to 64, the flag's bound).
+  plan.workers_that_fit = 0;
+  if (request.available) {
+    for (unsigned w = 1; w <= 64 && total_for(w) <= request.available; ++w) plan.workers_that_fit = w;
+  } else {
+    plan.workers_that_fit = 64;
+  }
+  plan.synthesis_workers = request.synthesis_workers
+                               ? request.synthesis_workers
+                               : std::max(1u, std::min(request.max_auto_workers, plan.workers_that_fit));
+  plan.partitions_alive = plan.synthesis_workers + 2;
+  plan.total = total_for(plan.synthesis_workers);
+  plan.fits = !request.available || plan.total <= request.available;
+  return plan;
+}
+
+}  // namespace cuzk::gpu

@@ -1,0 +1,118 @@
+// The GPU prover's memory plan: which base vectors stay on the device and which are streamed, the MSM range
+// (and streaming window), whether the constraint matrices and the witness live on the device, and what the
+// run needs of host memory. A plain function of sizes (no CUDA, no device): the GPU engine plans by it before
+// any allocation, `cuzk prove --dry-run` prints it on machines without a GPU, and CPU tests pin it
+// (tests/test_memory_plan.cpp). docs/large-sectors.md explains the tiers.
+#pragma once
+
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <string>
+
+namespace cuzk::gpu {
+
+// The sizes a plan depends on, for one circuit and its parameters.
+struct ProverShape {
+  std::size_t constraints = 0, inputs = 0, aux = 0;     // per partition; inputs include ONE
+  std::size_t h = 0, l = 0, a = 0, b_g1 = 0, b_g2 = 0;  // the .params vector lengths (points)
+  std::size_t nnz_a = 0, nnz_b = 0, nnz_c = 0;          // entries of the constraint matrices
+  // The Groth16 domain: the next power of two of constraints + inputs (h has domain - 1 points).
+  unsigned log_domain() const;
+  std::size_t witness_count() const { return inputs + aux; }
+};
+
+// The base vectors in the order of the .params file (and of a plan's `vectors`).
+enum class BaseVectorId { kH, kL, kA, kBG1, kBG2 };
+inline constexpr std::array<BaseVectorId, 5> kBaseVectors = {
+    BaseVectorId::kH, BaseVectorId::kL, BaseVectorId::kA, BaseVectorId::kBG1, BaseVectorId::kBG2};
+const char* base_vector_name(BaseVectorId id);  // "h", "l", "a", "b_g1", "b_g2"
+
+struct VectorPlan {
+  BaseVectorId id;
+  std::size_t count = 0;    // points
+  std::size_t bytes = 0;    // device layout (G1 96 bytes, G2 192 bytes a point)
+  bool resident = true;     // else streamed window by window for every MSM over it
+  std::size_t scratch = 0;  // its MSM's bucket scratch on the device (resident vectors)
+};
+
+struct PlanRequest {
+  std::size_t budget = 0;  // device bytes the plan must fit in
+  // Evaluate a, b, c on the device over the constraint matrices held there, from an upload of the witness
+  // (--gpu-constraints auto|device); taken when it fits beside the bases that matter more.
+  bool device_constraints = true;
+  unsigned partitions_in_flight = 1;  // witnesses on the device at once (one per partition being proven)
+};
+
+// Where everything goes on the device, and what it costs.
+struct DevicePlan {
+  std::size_t budget = 0;
+  std::array<VectorPlan, 5> vectors{};  // h, l, a, b_g1, b_g2
+  bool h_endomorphism = false;          // the h MSM with its endomorphism table (a second copy of h's bases)
+  // Scalars per MSM range: the sort scratch is that of a range, and bucket sums carry over from range to
+  // range (one bucket reduction per MSM). Streamed vectors are sent a range at a time (the window), double
+  // buffered behind the arithmetic.
+  std::size_t range = 0;
+  bool constraints_on_device = false;  // and the witness with them
+  // Device bytes by part.
+  std::size_t bases_bytes = 0, h_step_bytes = 0, msm_scratch_bytes = 0, window_bytes = 0,
+              constraints_bytes = 0, witness_bytes = 0;
+  std::size_t need = 0;  // their sum: the plan's device memory at most
+  // Bytes sent to the device per partition: streamed bases, plus the witness (constraints on the device)
+  // or a, b, c and the dense scalars (not).
+  std::size_t upload_bytes_per_partition = 0;
+  // What the planner minimizes: the bytes sent per partition (h's at half weight) plus each MSM range's fixed
+  // cost as the bytes PCIe moves in that time. A larger budget never gives a larger cost.
+  double cost = 0;
+  bool fits = false;  // need <= budget; when false, the other fields describe the smallest plan tried
+
+  bool streamed() const;  // some vector is streamed
+  const VectorPlan& vector(BaseVectorId id) const { return vectors[static_cast<std::size_t>(id)]; }
+  std::string describe() const;  // one line for the log
+};
+
+// The plan that moves the fewest bytes per partition over PCIe within request.budget: every subset of the
+// base vectors resident (h, whose MSM is compute-bound and hides its transfer, counts half), with or without
+// the constraint matrices, every range from 2^27 down to 2^16 points; ties go to the larger range, then the
+// endomorphism table. When nothing fits, `fits` is false and the plan is the smallest one (every vector
+// streamed, the smallest range, the constraints on the host).
+DevicePlan plan_device_memory(const ProverShape& shape, const PlanRequest& request);
+
+// Host memory of a run (anonymous plus pinned; the page cache of the parameter file not counted).
+struct HostPlanRequest {
+  bool gpu = true;
+  bool constraints_on_device = true;   // DevicePlan::constraints_on_device (gpu)
+  std::size_t pinned_bases_bytes = 0;  // streamed base vectors kept in pinned host memory (gpu)
+  unsigned synthesis_workers = 0;      // 0: as many as fit, up to max_auto_workers
+  unsigned max_auto_workers = 2;
+  std::size_t available = 0;            // MemAvailable (0: unknown, no check)
+  std::size_t cpu_parameter_bytes = 0;  // the CPU engine's decoded parameters (not gpu)
+};
+struct HostPlan {
+  unsigned synthesis_workers = 0;
+  std::size_t partitions_alive = 0;      // workers + one made and waiting + one being proven
+  std::size_t per_partition_bytes = 0;   // witness, and a, b, c when they are evaluated on the host
+  std::size_t prover_scratch_bytes = 0;  // the proving stage's dense-scalar buffers (host gather)
+  std::size_t constraint_bytes = 0;      // the constraint matrices in host memory (the PCE)
+  std::size_t pinned_bytes = 0;          // pinned: streamed bases and the staging buffers
+  std::size_t parameter_bytes = 0;       // the CPU engine's decoded parameters
+  std::size_t base_bytes = 0;            // the process besides (code, parser, small tables)
+  std::size_t total = 0;
+  std::size_t available = 0;
+  bool fits = true;               // total <= available (or available unknown)
+  unsigned workers_that_fit = 0;  // the most workers that fit (0: not even one)
+  std::string describe() const;
+};
+HostPlan plan_host_memory(const ProverShape& shape, const HostPlanRequest& request);
+
+// Device bytes of the parts, as the GPU code allocates them (the GPU engine checks its real allocations
+// against these in tests/gpu).
+std::size_t h_step_device_bytes(unsigned log_domain);
+std::size_t constraint_matrix_device_bytes(const ProverShape& shape);
+std::size_t witness_device_bytes(const ProverShape& shape);  // z and the dense gather's tables
+
+// The window bits cap of the MSMs over the mostly-0/1 vectors (l, a, b_g1, b_g2): their tail of full-width
+// scalars is a small share, so narrower windows cost little there and keep their bucket scratch small.
+inline constexpr unsigned kZeroOneMsmMaxWindowBits = 20;
+
+}  // namespace cuzk::gpu

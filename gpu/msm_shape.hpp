@@ -1,0 +1,168 @@
+// Pippenger's shape for an MSM (window bits, windows, buckets, sorted pairs) and the device bytes that
+// shape costs, in plain C++: gpu/msm_impl.cuh sizes its buffers and launches by it, and the memory planner
+// (gpu/memory_plan.hpp), which must run without a GPU and without CUDA, sizes plans by the same formulas.
+#pragma once
+
+#include <algorithm>
+#include <cstddef>
+#include <cstdint>
+
+#include "prover/algebra/host_device.hpp"
+
+namespace cuzk::gpu {
+
+// Bits of a whole scalar's windows (Fr < 2^255, one spare bit for the signed digits' last carry) and of
+// each half of a scalar split by the G1 endomorphism (prover/algebra/endomorphism.hpp: halves below 2^128,
+// plus the carry).
+inline constexpr unsigned kWholeScalarBits = 256;
+inline constexpr unsigned kHalfScalarBits = 129;
+// The widest window the kernels take: bucket indices and the zero digit's key fit in the sort's key bits,
+// and 2^23 buckets per window is past any MSM size where wider windows still pay.
+inline constexpr unsigned kMaxWindowBits = 24;
+
+// The windows of the scalars' `bits` bits (256; 129 for the halves of a split scalar). ceil(bits / c)
+// windows of c bits overrun by up to c - 1 bits, so the lowest `narrow` windows get c - 1 bits instead and
+// the windows cover exactly `bits` bits (or just over, when there are fewer windows than spare bits). A
+// narrow window needs half the buckets, 2^(c-2): buckets are still laid out 2^(c-1) per window, but the
+// bucket reduction skips a narrow window's upper half (25.2M -> 16.8M buckets at c = 22, 4 windows of 22
+// bits and 8 of 21). Scalars are below r < 2^255 (halves below 2^128), so the top window's digit never
+// carries out of the top bit.
+struct WindowLayout {
+  unsigned c = 0, windows = 0, narrow = 0;
+  constexpr explicit WindowLayout(unsigned window_bits, unsigned bits = kWholeScalarBits) : c(window_bits) {
+    windows = (bits + c - 1) / c;
+    narrow = std::min(windows * c - bits, windows);
+  }
+  CUZK_HD unsigned width(unsigned w) const { return w < narrow ? c - 1 : c; }
+  CUZK_HD unsigned offset(unsigned w) const {
+    return w < narrow ? w * (c - 1) : narrow * (c - 1) + (w - narrow) * c;
+  }
+  // Buckets window w can use: digits of a width-bit window lie in [-2^(width-1), 2^(width-1)].
+  CUZK_HD uint32_t used_buckets(unsigned w) const { return 1u << (width(w) - 1); }
+  // Segments of seg_len buckets (a power of two) that hold window w's used buckets.
+  CUZK_HD uint32_t used_segments(unsigned w, uint32_t seg_len) const {
+    const uint32_t used = used_buckets(w);
+    return used > seg_len ? used / seg_len : 1u;
+  }
+  // Used segments of all windows, numbered window by window (the narrow windows first).
+  CUZK_HD std::size_t total_used_segments(uint32_t seg_len) const {
+    return std::size_t(narrow) * used_segments(0, seg_len) +
+           std::size_t(windows - narrow) * used_segments(windows - 1, seg_len);
+  }
+  // Used segment number u (< total_used_segments) as its window w and its segment within the window.
+  CUZK_HD void used_segment(std::size_t u, uint32_t seg_len, uint32_t& w, uint32_t& segment) const {
+    const uint32_t narrow_segs = used_segments(0, seg_len);
+    const std::size_t narrow_total = std::size_t(narrow) * narrow_segs;
+    if (u < narrow_total) {
+      w = uint32_t(u / narrow_segs);
+      segment = uint32_t(u % narrow_segs);
+    } else {
+      const uint32_t full_segs = used_segments(windows - 1, seg_len);
+      w = narrow + uint32_t((u - narrow_total) / full_segs);
+      segment = uint32_t((u - narrow_total) % full_segs);
+    }
+  }
+};
+
+// The window bits for m sorted pairs per window (tail scalars, or twice that for split scalars of `bits`
+// bits) accumulated in `ranges` ranges, at most max_bits: the least modelled cost. Accumulation: one mixed
+// addition per point and window. Buckets: about three full additions per bucket (fix-up and the two running
+// sums), each ~1.4 mixed additions, and one more full addition per bucket for every range after the first
+// (its sums added to those carried over).
+inline unsigned choose_window_bits(std::size_t m, unsigned bits, unsigned max_bits = 22,
+                                   std::size_t ranges = 1) {
+  if (m < 32) return 4;
+  unsigned best = 4;
+  double best_cost = 1e300;
+  for (unsigned c = 4; c <= std::min(max_bits, 22u); ++c) {
+    const WindowLayout layout(c, bits);
+    double buckets = 0;
+    for (unsigned w = 0; w < layout.windows; ++w) buckets += layout.used_buckets(w);
+    const double cost = double(m) * layout.windows + 4.0 * buckets + 1.4 * double(ranges - 1) * buckets;
+    if (cost < best_cost) {
+      best_cost = cost;
+      best = c;
+    }
+  }
+  return best;
+}
+
+// Pippenger's layout for m sorted pairs per window (m tail scalars, or 2m halves of split scalars) and
+// windows of c bits over `bits` scalar bits: what Msm sizes its buffers and launches by, and what the memory
+// bounds are computed from. With ranges (MsmOptions::max_range) the layout is that of the whole MSM and m
+// that of one range.
+struct PippengerShape {
+  WindowLayout layout;  // window bits c, windows and their widths
+  uint32_t buckets;     // laid out per window (signed digits of a full window: 2^(c-1))
+  uint32_t chunk;       // sorted pairs per accumulating thread: enough threads to fill the GPU, at most 256
+  std::size_t per_window;  // sorted pairs per window (m)
+  std::size_t chunks, pairs;
+  PippengerShape(std::size_t m, unsigned window_bits, unsigned bits)
+      : layout(window_bits, bits), per_window(m) {
+    buckets = 1u << (layout.c - 1);
+    chunk = 256;
+    while (chunk > 8 && (m * layout.windows) / chunk < (std::size_t{1} << 17)) chunk >>= 1;
+    chunks = (m + chunk - 1) / chunk;
+    pairs = m * layout.windows;
+  }
+  // For `tail` scalars, whole or split in two, accumulated in `ranges` ranges (window_bits 0: chosen, at
+  // most max_bits).
+  static PippengerShape for_tail(std::size_t tail, bool split, unsigned window_bits = 0,
+                                 unsigned max_bits = 22, std::size_t ranges = 1) {
+    const std::size_t m = split ? 2 * tail : tail;
+    const unsigned bits = split ? kHalfScalarBits : kWholeScalarBits;
+    return PippengerShape(m, window_bits ? window_bits : choose_window_bits(m, bits, max_bits, ranges), bits);
+  }
+  // The same layout over one range of `range_tail` tail scalars.
+  PippengerShape for_range(std::size_t range_tail, bool split) const {
+    return PippengerShape(split ? 2 * range_tail : range_tail, layout.c,
+                          split ? kHalfScalarBits : kWholeScalarBits);
+  }
+};
+
+// Device bytes of an MSM's parts, for plans made before any allocation. Both assume every scalar is outside
+// the 0/1 split (random scalars: the most scratch). `point_bytes`: one affine base in the device layout (G1
+// 96, G2 192); a bucket in XYZZ coordinates is twice that.
+struct MsmBytes {
+  static std::size_t ranges_of(std::size_t count, std::size_t range) {
+    return range ? std::max<std::size_t>(1, (count + range - 1) / range) : 1;
+  }
+  // The base table: the bases, and as many again for the endomorphism table.
+  static std::size_t table(std::size_t count, std::size_t point_bytes, bool endomorphism) {
+    return (endomorphism ? 2 : 1) * count * point_bytes;
+  }
+  // What one Msm object keeps besides its table, sized for an MSM of up to `count` scalars run in ranges of
+  // up to `range` scalars (0: one range): bucket sums, their bounds, the partial runs of one range, the
+  // bucket reduction's segments, the heavy-bucket list and the small sums.
+  static std::size_t buckets(std::size_t count, std::size_t range, std::size_t point_bytes, bool split,
+                             unsigned max_bits = 22) {
+    const std::size_t n = range ? std::min(range, count) : count;
+    const PippengerShape whole = PippengerShape::for_tail(count, split, 0, max_bits, ranges_of(count, n));
+    const PippengerShape one = whole.for_range(n, split);
+    const std::size_t xyzz = 2 * point_bytes;
+    const std::size_t all_buckets = std::size_t(whole.buckets) * whole.layout.windows;
+    const bool ranged = ranges_of(count, n) > 1;
+    return all_buckets * (xyzz + 2 * sizeof(uint32_t))   // sums, bounds
+           + (ranged ? all_buckets * xyzz : 0)           // a later range's complete runs
+           + 2 * one.chunks * one.layout.windows * xyzz  // partial runs
+           + all_buckets / 4 * xyzz                      // reduction segments (8 buckets or more each)
+           + one.pairs / 8 * sizeof(uint32_t)            // heavy buckets
+           + (std::size_t{8} << 20);                     // the 0/1 split's partial sums, window sums
+  }
+  // The scratch shared by the Msm objects of one workspace (gpu/msm.hpp MsmWorkspace) for ranges of up to
+  // `range` scalars of an MSM of `count`: the sorted pairs in and out, the 0/1 split's arrays, the scalars of
+  // host runs, CUB's sort of one window.
+  static std::size_t workspace(std::size_t count, std::size_t range, bool split, unsigned max_bits = 22) {
+    const std::size_t n = range ? std::min(range, count) : count;
+    const PippengerShape whole = PippengerShape::for_tail(count, split, 0, max_bits, ranges_of(count, n));
+    const PippengerShape one = whole.for_range(n, split);
+    return 4 * one.pairs * sizeof(uint32_t)         // sorted pairs, in and out
+           + 4 * n * sizeof(uint32_t)               // ones_index, tail_flag, tail_pos, tail_index
+           + 3 * (n / 32 + 1) * sizeof(uint32_t)    // bitmap words and their counts
+           + n * 32                                 // scalars of host runs (Fr)
+           + one.per_window * 2 * sizeof(uint32_t)  // CUB's sort of one window (its double buffer)
+           + (std::size_t{16} << 20);
+  }
+};
+
+}  // namespace cuzk::gpu
