@@ -21,6 +21,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <span>
@@ -28,13 +29,18 @@
 
 #include "gpu/device_buffer.hpp"
 #include "gpu/host_staging.hpp"
+#include "gpu/msm_shape.hpp"
 #include "prover/algebra/curve.hpp"
 
 namespace cuzk::gpu {
 
 struct MsmOptions {
   bool split_ones = true;    // batch-add the bases of scalars equal to 1 (and skip zeros)
-  unsigned window_bits = 0;  // 0: chosen from the number of tail scalars
+  unsigned window_bits = 0;  // 0: chosen from the number of tail scalars, at most max_window_bits
+  unsigned max_window_bits = 22;
+  // Scalars per range (0: all at once). Each range's digits are sorted on their own, so the sort scratch is
+  // that of a range, and its bucket sums are added to the earlier ranges': the buckets are reduced once.
+  std::size_t max_range = 0;
 };
 
 // Time of each phase of the last call (device time by CUDA events, milliseconds).
@@ -104,6 +110,19 @@ class Msm {
   Point run(std::span<const algebra::Fr> scalars, const MsmOptions& options = {});
   // Scalars already on the device (count <= size()).
   Point run_device(const algebra::Fr* d_scalars, std::size_t count, const MsmOptions& options = {});
+
+  // Bases that stay off the device: load(first, count, dst, stream) queues, on `stream`, the copy of bases
+  // [first, first + count) in the device layout to dst (count <= size()).
+  using BaseLoader =
+      std::function<void(std::size_t first, std::size_t count, DeviceAffine* dst, cudaStream_t stream)>;
+  // The MSM over any number of scalars (no more than the loader has bases), with this Msm's bases as a
+  // window: ranges of at most size() scalars, each range's bases loaded into one of two window buffers on a
+  // copy stream while the range before is computed on the other. The bucket sums carry over from range to
+  // range. Not with the endomorphism table.
+  Point run_streamed(std::span<const algebra::Fr> scalars, const BaseLoader& load,
+                     const MsmOptions& options = {});
+  Point run_streamed_device(const algebra::Fr* d_scalars, std::size_t count, const BaseLoader& load,
+                            const MsmOptions& options = {});
   // Several scalar vectors over the same bases, one after another on the same scratch memory.
   std::vector<Point> run_batch(std::span<const std::span<const algebra::Fr>> vectors,
                                const MsmOptions& options = {});
@@ -116,8 +135,11 @@ class Msm {
   // Upper bounds, in device bytes, for planning before any allocation: an Msm over `count` bases (the
   // base tables and its own scratch), and the MsmWorkspace of runs on up to `count` scalars. Both assume
   // every scalar is outside the 0/1 split (random scalars: the most scratch).
-  static std::size_t device_bytes_bound(std::size_t count, MsmTables tables = MsmTables::kBases);
-  static std::size_t workspace_bytes_bound(std::size_t count, MsmTables tables = MsmTables::kBases);
+  // With options.max_range, the bounds of an MSM run in ranges (gpu/msm_shape.hpp MsmBytes).
+  static std::size_t device_bytes_bound(std::size_t count, MsmTables tables = MsmTables::kBases,
+                                        const MsmOptions& options = {});
+  static std::size_t workspace_bytes_bound(std::size_t count, MsmTables tables = MsmTables::kBases,
+                                           const MsmOptions& options = {});
 
   // Implementation detail (public only because nvcc's generated kernel stubs name types inside it).
   struct Impl;

@@ -5,6 +5,7 @@
 #include <cstring>
 #include <cub/device/device_radix_sort.cuh>
 #include <cub/device/device_scan.cuh>
+#include <future>
 #include <optional>
 #include <type_traits>
 #include <vector>
@@ -43,6 +44,19 @@ __global__ void classify_kernel(const DevFr* __restrict__ scalars, uint32_t n,
     ones_bitmap[i >> 5] = word;
     ones_per_word[i >> 5] = __popc(word);
   }
+}
+
+// *tail += the number of scalars that are neither 0 nor 1 (one atomic per warp).
+__global__ void count_tail_kernel(const DevFr* __restrict__ scalars, std::size_t n,
+                                  unsigned long long* __restrict__ tail) {
+  const std::size_t i = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x;
+  bool in_tail = false;
+  if (i < n) {
+    DevFr s = load_vec(scalars + i);
+    in_tail = !s.is_one() && !s.is_zero();
+  }
+  const uint32_t votes = __ballot_sync(0xffffffffu, in_tail);
+  if ((threadIdx.x & 31) == 0 && votes) atomicAdd(tail, (unsigned long long)__popc(votes));
 }
 
 // Bitmap-driven compaction of the scalars equal to one: bit j of word w goes to
@@ -254,23 +268,34 @@ __global__ void __launch_bounds__(128, 3)
 // partial runs (complete runs were written by accumulate_kernel). A bucket cut into more than
 // `max_serial` partial runs (few distinct digits in a window: small or equal scalars, the top window)
 // is left to heavy_fixup_kernel, which sums its runs with a whole block.
+// With `carry` (a range after the first, MsmOptions::max_range) accumulate_kernel wrote the complete runs to
+// range_sums instead, and every bucket's sum for this range is added to bucket_sums, which holds the earlier
+// ranges' (the carry is here and not in accumulate_kernel, whose registers are at their limit: an addition
+// more there spilled and ran the whole MSM several times slower on an H200).
 template <class F>
 __global__ void __launch_bounds__(128)
     fixup_kernel(uint32_t buckets, unsigned windows, uint32_t chunk, uint32_t chunks,
                  const uint32_t* __restrict__ start, const uint32_t* __restrict__ end,
                  const Xyzz<F>* __restrict__ partial_first, const Xyzz<F>* __restrict__ partial_last,
                  Xyzz<F>* __restrict__ bucket_sums, uint32_t max_serial, uint32_t* __restrict__ heavy_list,
-                 uint32_t* __restrict__ heavy_count) {
+                 uint32_t* __restrict__ heavy_count, bool carry, const Xyzz<F>* __restrict__ range_sums) {
   size_t g = blockIdx.x * size_t(blockDim.x) + threadIdx.x;
   if (g >= size_t(buckets) * windows) return;
   uint32_t w = uint32_t(g / buckets);
   uint32_t s = start[g], e = end[g];
   if (s == e) {
-    store_vec(bucket_sums + g, Xyzz<F>::infinity());
+    if (!carry) store_vec(bucket_sums + g, Xyzz<F>::infinity());
     return;
   }
   uint32_t t0 = s / chunk, t1 = (e - 1) / chunk;
-  if (t0 == t1) return;
+  if (t0 == t1) {
+    if (carry) {
+      Xyzz<F> sum = load_vec_rw(bucket_sums + g);
+      sum.add(load_vec_rw(range_sums + g));
+      store_vec(bucket_sums + g, sum);
+    }
+    return;
+  }
   if (t1 - t0 + 1 > max_serial) {
     heavy_list[atomicAdd(heavy_count, 1u)] = uint32_t(g);
     return;
@@ -279,6 +304,7 @@ __global__ void __launch_bounds__(128)
   Xyzz<F> acc = load_vec_rw(partial_last + base + t0);
   for (uint32_t t = t0 + 1; t < t1; ++t) acc.add(load_vec_rw(partial_last + base + t));
   acc.add(load_vec_rw(partial_first + base + t1));
+  if (carry) acc.add(load_vec_rw(bucket_sums + g));
   store_vec(bucket_sums + g, acc);
 }
 
@@ -289,7 +315,8 @@ __global__ void __launch_bounds__(NT)
     heavy_fixup_kernel(uint32_t buckets, uint32_t chunk, uint32_t chunks, const uint32_t* __restrict__ start,
                        const uint32_t* __restrict__ end, const Xyzz<F>* __restrict__ partial_first,
                        const Xyzz<F>* __restrict__ partial_last, Xyzz<F>* __restrict__ bucket_sums,
-                       const uint32_t* __restrict__ heavy_list, const uint32_t* __restrict__ heavy_count) {
+                       const uint32_t* __restrict__ heavy_list, const uint32_t* __restrict__ heavy_count,
+                       bool carry) {
   __shared__ Xyzz<F> buf[NT];
   if (blockIdx.x >= *heavy_count) return;
   const uint32_t g = heavy_list[blockIdx.x];
@@ -300,7 +327,10 @@ __global__ void __launch_bounds__(NT)
   for (uint32_t t = t0 + threadIdx.x; t <= t1; t += NT)
     acc.add(load_vec_rw((t == t1 ? partial_first : partial_last) + base + t));
   Xyzz<F> total = block_sum<F, NT>(acc, buf);
-  if (threadIdx.x == 0) store_vec(bucket_sums + g, total);
+  if (threadIdx.x == 0) {
+    if (carry) total.add(load_vec_rw(bucket_sums + g));
+    store_vec(bucket_sums + g, total);
+  }
 }
 
 // --- host side ------------------------------------------------------------------------------------
@@ -340,6 +370,13 @@ struct Msm<Cfg>::Impl {
   std::shared_ptr<MsmWorkspace> ws;
   DeviceBuffer<uint32_t> start, end, heavy_list, heavy_count;
   DeviceBuffer<Xyzz<F>> bucket_sums, partial_first, partial_last, window_sums, ones_partial, ones_total;
+  DeviceBuffer<Xyzz<F>> ones_totals;  // one sum of the bases of ones per range
+  DeviceBuffer<Xyzz<F>> range_sums;   // a later range's complete runs, before they are carried over
+  DeviceBuffer<unsigned long long> tail_counter;
+  // Streaming (run with a BaseLoader): the second window buffer, the copy stream and its events.
+  DeviceBuffer<DevAffine<F>> second_window;
+  Stream copy_stream;
+  Event loaded[2], released[2];
   BucketReduction<F, NT> reduction;
 
   ~Impl() {
@@ -385,57 +422,151 @@ struct Msm<Cfg>::Impl {
     std::size_t ones;  // equal to 1
   };
 
-  Point run(const Fr* d_scalars, std::size_t n, const MsmOptions& opt) {
-    if (n > count) throw GpuError("Msm: more scalars than bases");
+  // Where run() finds its scalars: on the device, or in host memory (uploaded a range at a time).
+  struct Scalars {
+    const Fr* device = nullptr;
+    const Fr* host = nullptr;
+  };
+
+  // sum scalars[i] * P_i, i < n. The scalars go in ranges of at most opt.max_range (and at most a window,
+  // when streaming): each range is classified and its digits sorted on its own, and its bucket sums are
+  // added to those of the ranges before, so that the buckets are reduced once at the end. Bases: resident
+  // (this Msm's table, `load` empty), or streamed: `load` fills a window buffer with range r's bases on
+  // copy_stream while range r - 1 is computed on the other buffer.
+  Point run(Scalars in, std::size_t n, const MsmOptions& opt, const BaseLoader* load = nullptr) {
+    if (n > count && !load) throw GpuError("Msm: more scalars than bases");
     if (n >= (std::size_t{1} << 31)) throw GpuError("Msm: at most 2^31 - 1 points");
+    if (opt.window_bits && (opt.window_bits < 2 || opt.window_bits > kMaxWindowBits))
+      throw GpuError("Msm: window_bits must be in 2..24");
+    if (load && split_scalars) throw GpuError("Msm: streamed bases with the endomorphism table");
     timings = {};
     cudaStream_t s = stream.get();
     ev[0].record(s);
     if (n == 0) return Point::identity();
-    const DevFr* scalars = reinterpret_cast<const DevFr*>(d_scalars);
 
-    // 1. the scalars equal to one are summed apart; the others (0 excluded) are the tail. Without the
-    // split, every scalar is in the tail.
-    ScalarClasses classes{.tail = {nullptr, n}, .ones = 0};
-    if (opt.split_ones) {
-      classes = classify_scalars(scalars, uint32_t(n), s);
-      if (classes.ones) sum_bases_of_ones(classes.ones, s);
-    } else {
-      ev[1].record(s);
+    std::size_t range = opt.max_range ? std::min(opt.max_range, n) : n;
+    if (load) range = std::min(range, count);  // a window holds `count` bases
+    const std::size_t ranges = (n + range - 1) / range;
+    // The layout is the whole MSM's: from the tail count when the scalars are on the device (one counting
+    // pass), else from n (an upper bound; the planner sized the buckets for it).
+    const std::size_t tail_estimate =
+        !opt.split_ones ? n : (in.device ? count_tail(reinterpret_cast<const DevFr*>(in.device), n, s) : n);
+    const PippengerShape whole = PippengerShape::for_tail(
+        std::max<std::size_t>(tail_estimate, 1), split_scalars, opt.window_bits, opt.max_window_bits, ranges);
+    bool carry = false;           // the bucket sums hold an earlier range's
+    std::size_t ones_ranges = 0;  // ranges whose sum of the bases of ones is in ones_totals
+    ones_totals.ensure(ranges);
+    // The load of the next range runs on a thread of its own (a loader may read the file first), so that
+    // this thread goes on queuing the current range's work. Declared after everything it uses: a failure
+    // here waits for it on the way out.
+    int device = 0;
+    CUDA_OK(cudaGetDevice(&device));
+    std::future<void> next_load;
+    if (load) start_load(*load, 0, 0, std::min(range, n));
+    for (std::size_t r = 0; r < ranges; ++r) {
+      const std::size_t first = r * range, len = std::min(range, n - first);
+      const DevFr* scalars = range_scalars(in, first, len, s);
+      const DevAffine<F>* range_bases = bases + first;
+      if (load) {
+        range_bases = window_buffer(r);
+        if (next_load.valid()) next_load.get();  // range r's copies are queued (rethrows the loader's error)
+        CUDA_OK(cudaStreamWaitEvent(s, loaded[r % 2].get(), 0));  // and done before its bases are read
+        if (r + 1 < ranges) {
+          window_buffer(r + 1);  // made here, not on the loading thread
+          const std::size_t next_first = first + range, next_len = std::min(range, n - next_first);
+          next_load = std::async(std::launch::async, [this, load, device, r, next_first, next_len] {
+            CUDA_OK(cudaSetDevice(device));
+            start_load(*load, r + 1, next_first, next_len);
+          });
+        }
+      }
+      // 1. the scalars equal to one are summed apart; the others (0 excluded) are the tail. Without the
+      // split, every scalar is in the tail.
+      ScalarClasses classes{.tail = {nullptr, len}, .ones = 0};
+      if (opt.split_ones) {
+        classes = classify_scalars(scalars, uint32_t(len), s);
+        if (classes.ones) sum_bases_of_ones(classes.ones, range_bases, ones_totals.data() + ones_ranges++, s);
+      } else {
+        ev[1].record(s);
+      }
+      ev[2].record(s);
+      timings.ones_count += classes.ones;
+      timings.tail_count += classes.tail.count;
+      // 2. Pippenger over the tail: signed digits sorted by bucket, bucket sums added to the carried ones.
+      if (classes.tail.count > 0) {
+        const PippengerShape shape = whole.for_range(classes.tail.count, split_scalars);
+        ensure_bucket_buffers(whole, shape);
+        sort_digits_by_bucket(scalars, classes.tail, shape, s);
+        accumulate_buckets(whole, shape, range_bases, carry, s);
+        carry = true;
+      } else {
+        ev[3].record(s);
+        ev[4].record(s);
+        ev[5].record(s);
+      }
+      if (load) released[r % 2].record(s);  // the window buffer may be refilled after this
     }
-    ev[2].record(s);
-    const Tail& tail = classes.tail;
-    const std::size_t ones = classes.ones;
-    timings.ones_count = ones;
-    timings.tail_count = tail.count;
-
-    // 2. Pippenger over the tail: signed digits sorted by bucket, bucket sums, one sum per window.
+    // 3. one reduction of the buckets (none when every scalar was 0 or 1), the ones' sums added up.
     std::vector<Xyzz<F>> host_window_sums;
-    std::optional<WindowLayout> layout;  // none when every scalar was 0 or 1
-    if (tail.count > 0) {
-      const PippengerShape shape = PippengerShape::for_tail(tail.count, split_scalars, opt.window_bits);
-      layout = shape.layout;
-      ensure_bucket_buffers(shape);
-      sort_digits_by_bucket(scalars, tail, shape, s);
-      accumulate_buckets(shape, s);
-      host_window_sums = reduce_windows(shape, s);
-    } else {
-      ev[3].record(s);
-      ev[4].record(s);
-      ev[5].record(s);
+    std::optional<WindowLayout> layout;
+    if (carry) {
+      layout = whole.layout;
+      host_window_sums = reduce_windows(whole, s);
     }
     std::optional<Xyzz<F>> ones_host_sum;
-    if (ones) {
+    if (ones_ranges) {
       ones_host_sum.emplace();
-      CUDA_OK(
-          cudaMemcpyAsync(&*ones_host_sum, ones_total.data(), sizeof(Xyzz<F>), cudaMemcpyDeviceToHost, s));
+      Xyzz<F>* total = ones_totals.data();
+      if (ones_ranges > 1) {
+        ones_total.ensure(1);
+        sum_points_kernel<F, NT>
+            <<<1, NT, 0, s>>>(ones_totals.data(), uint32_t(ones_ranges), ones_total.data());
+        CUDA_LAUNCH_OK();
+        total = ones_total.data();
+      }
+      CUDA_OK(cudaMemcpyAsync(&*ones_host_sum, total, sizeof(Xyzz<F>), cudaMemcpyDeviceToHost, s));
     }
     ev[6].record(s);
     CUDA_OK(cudaStreamSynchronize(s));
     record_phase_times(layout);
-
-    // 3. the window sums and the ones' sum combined on the host.
     return combine_on_host(layout, host_window_sums, ones_host_sum);
+  }
+
+  // The bases of a streamed MSM: load(first, count, dst, stream) queues the copy of bases [first, first +
+  // count) into dst on `stream`.
+  void start_load(const BaseLoader& load, std::size_t r, std::size_t first, std::size_t len) {
+    cudaStream_t c = copy_stream.get();
+    if (r >= 2) CUDA_OK(cudaStreamWaitEvent(c, released[r % 2].get(), 0));  // range r - 2 is done with it
+    load(first, len, reinterpret_cast<DeviceAffine*>(window_buffer(r)), c);
+    loaded[r % 2].record(c);
+  }
+  // Window buffer of range r: the table itself for even ranges, a second one of the same size for odd ones.
+  DevAffine<F>* window_buffer(std::size_t r) {
+    if (r % 2 == 0) return bases;
+    second_window.ensure(count);
+    return second_window.data();
+  }
+
+  // Range [first, first + len) of the scalars on the device: in place, or uploaded into the workspace.
+  const DevFr* range_scalars(Scalars in, std::size_t first, std::size_t len, cudaStream_t s) {
+    if (in.device) return reinterpret_cast<const DevFr*>(in.device + first);
+    ws->scalars.ensure(std::max<std::size_t>(len, 1));
+    std::optional<HostStaging>& staging = ws->staging;
+    if (!staging) staging.emplace();
+    staging->upload(ws->scalars.data(), in.host + first, len * sizeof(Fr), s);
+    return reinterpret_cast<const DevFr*>(ws->scalars.data());
+  }
+
+  // The number of scalars that are neither 0 nor 1 (one pass; the layout of a ranged MSM is chosen by it).
+  std::size_t count_tail(const DevFr* scalars, std::size_t n, cudaStream_t s) {
+    tail_counter.ensure(1);
+    tail_counter.zero(s);
+    count_tail_kernel<<<uint32_t((n + 255) / 256), 256, 0, s>>>(scalars, n, tail_counter.data());
+    CUDA_LAUNCH_OK();
+    unsigned long long tail = 0;
+    CUDA_OK(cudaMemcpyAsync(&tail, tail_counter.data(), sizeof tail, cudaMemcpyDeviceToHost, s));
+    CUDA_OK(cudaStreamSynchronize(s));
+    return std::size_t(tail);
   }
 
  private:
@@ -484,25 +615,24 @@ struct Msm<Cfg>::Impl {
             .ones = std::size_t(last[2]) + last[3]};
   }
 
-  // Batch addition of the bases of the `ones` scalars equal to one (ws->ones_index) into ones_total[0].
-  void sum_bases_of_ones(std::size_t ones, cudaStream_t s) {
+  // Batch addition of the bases of the `ones` scalars equal to one (ws->ones_index) into *out.
+  void sum_bases_of_ones(std::size_t ones, const DevAffine<F>* range_bases, Xyzz<F>* out, cudaStream_t s) {
     constexpr int kOnesThreads = 128;
     uint32_t per_thread = 1;
     while (ones / per_thread > (std::size_t{1} << 17)) per_thread <<= 1;
     const uint32_t threads = uint32_t((ones + per_thread - 1) / per_thread);
     const uint32_t blocks = (threads + kOnesThreads - 1) / kOnesThreads;
     ones_partial.ensure(blocks);
-    ones_total.ensure(1);
-    ones_sum_kernel<F, kOnesThreads><<<blocks, kOnesThreads, 0, s>>>(ws->ones_index.data(), uint32_t(ones),
-                                                                     per_thread, bases, ones_partial.data());
+    ones_sum_kernel<F, kOnesThreads><<<blocks, kOnesThreads, 0, s>>>(
+        ws->ones_index.data(), uint32_t(ones), per_thread, range_bases, ones_partial.data());
     CUDA_LAUNCH_OK();
-    sum_points_kernel<F, NT><<<1, NT, 0, s>>>(ones_partial.data(), blocks, ones_total.data());
+    sum_points_kernel<F, NT><<<1, NT, 0, s>>>(ones_partial.data(), blocks, out);
     CUDA_LAUNCH_OK();
   }
 
   // The sorted pairs (workspace), the bucket bounds and sums and the partial runs (here), for `shape`.
-  void ensure_bucket_buffers(const PippengerShape& shape) {
-    const std::size_t all_buckets = std::size_t(shape.buckets) * shape.layout.windows;
+  void ensure_bucket_buffers(const PippengerShape& whole, const PippengerShape& shape) {
+    const std::size_t all_buckets = std::size_t(whole.buckets) * whole.layout.windows;
     const std::size_t all_chunks = shape.chunks * shape.layout.windows;
     ws->keys_in.ensure(shape.pairs);
     ws->values_in.ensure(shape.pairs);
@@ -545,7 +675,9 @@ struct Msm<Cfg>::Impl {
   // Every bucket's sum into bucket_sums from the sorted pairs: the bounds of every bucket's run, the runs
   // of every thread's chunk, then the buckets cut by chunk ends (few runs: fixup_kernel; many: a block
   // each in heavy_fixup_kernel).
-  void accumulate_buckets(const PippengerShape& shape, cudaStream_t s) {
+  void accumulate_buckets(const PippengerShape& whole, const PippengerShape& shape,
+                          const DevAffine<F>* range_bases, bool carry, cudaStream_t s) {
+    (void)whole;
     const uint32_t m32 = uint32_t(shape.per_window);
     const unsigned windows = shape.layout.windows;
     const uint32_t nb = shape.buckets, chunk = shape.chunk, chunks = uint32_t(shape.chunks);
@@ -556,9 +688,15 @@ struct Msm<Cfg>::Impl {
                                                                        start.data(), end.data());
     CUDA_LAUNCH_OK();
     const std::size_t threads = std::size_t(chunks) * windows;
+    // The first range writes the bucket sums; later ones write their complete runs apart, carried by fixup.
+    Xyzz<F>* complete_runs = bucket_sums.data();
+    if (carry) {
+      range_sums.ensure(std::size_t(nb) * windows);
+      complete_runs = range_sums.data();
+    }
     accumulate_kernel<F><<<uint32_t((threads + 127) / 128), 128, 0, s>>>(
         ws->keys_out.data(), ws->values_out.data(), m32, windows, nb, chunk, chunks, start.data(), end.data(),
-        bases, bucket_sums.data(), partial_first.data(), partial_last.data());
+        range_bases, complete_runs, partial_first.data(), partial_last.data());
     CUDA_LAUNCH_OK();
     const std::size_t all_buckets = std::size_t(nb) * windows;
     // At most this many buckets can be cut into more than kMaxSerial runs.
@@ -569,11 +707,11 @@ struct Msm<Cfg>::Impl {
     heavy_count.zero(s);
     fixup_kernel<F><<<uint32_t((all_buckets + 127) / 128), 128, 0, s>>>(
         nb, windows, chunk, chunks, start.data(), end.data(), partial_first.data(), partial_last.data(),
-        bucket_sums.data(), kMaxSerial, heavy_list.data(), heavy_count.data());
+        bucket_sums.data(), kMaxSerial, heavy_list.data(), heavy_count.data(), carry, complete_runs);
     CUDA_LAUNCH_OK();
     heavy_fixup_kernel<F, NT><<<uint32_t(std::min<std::size_t>(heavy_bound, all_buckets)), NT, 0, s>>>(
         nb, chunk, chunks, start.data(), end.data(), partial_first.data(), partial_last.data(),
-        bucket_sums.data(), heavy_list.data(), heavy_count.data());
+        bucket_sums.data(), heavy_list.data(), heavy_count.data(), carry);
     CUDA_LAUNCH_OK();
     ev[5].record(s);
   }
@@ -622,27 +760,16 @@ struct Msm<Cfg>::Impl {
 };
 
 template <class Cfg>
-std::size_t Msm<Cfg>::device_bytes_bound(std::size_t count, MsmTables tables) {
-  using Point = Xyzz<typename Impl::F>;
-  const PippengerShape shape = PippengerShape::for_tail(count, tables == MsmTables::kEndomorphism);
-  const std::size_t all_buckets = std::size_t(shape.buckets) * shape.layout.windows;
+std::size_t Msm<Cfg>::device_bytes_bound(std::size_t count, MsmTables tables, const MsmOptions& options) {
+  const bool split = tables == MsmTables::kEndomorphism;
   return Impl::table_entries(count, tables) * sizeof(DeviceAffine) +
-         all_buckets * (sizeof(Point) + 2 * sizeof(uint32_t))       // sums, bounds
-         + 2 * shape.chunks * shape.layout.windows * sizeof(Point)  // partial runs
-         + all_buckets / 4 * sizeof(Point)     // reduction segments (8 buckets or more each)
-         + shape.pairs / 8 * sizeof(uint32_t)  // heavy buckets
-         + (std::size_t{8} << 20);             // the 0/1 split's partial sums, window sums
+         MsmBytes::buckets(count, options.max_range, sizeof(DeviceAffine), split, options.max_window_bits);
 }
 
 template <class Cfg>
-std::size_t Msm<Cfg>::workspace_bytes_bound(std::size_t count, MsmTables tables) {
-  const PippengerShape shape = PippengerShape::for_tail(count, tables == MsmTables::kEndomorphism);
-  return 4 * shape.pairs * sizeof(uint32_t)         // sorted pairs, in and out
-         + 4 * count * sizeof(uint32_t)             // ones_index, tail_flag, tail_pos, tail_index
-         + 3 * (count / 32 + 1) * sizeof(uint32_t)  // bitmap words and their counts
-         + count * sizeof(Fr)                       // scalars of host runs
-         + shape.per_window * 2 * sizeof(uint32_t)  // CUB's sort of one window (its double buffer)
-         + (std::size_t{16} << 20);
+std::size_t Msm<Cfg>::workspace_bytes_bound(std::size_t count, MsmTables tables, const MsmOptions& options) {
+  return MsmBytes::workspace(count, options.max_range, tables == MsmTables::kEndomorphism,
+                             options.max_window_bits);
 }
 
 template <class Cfg>
@@ -699,8 +826,8 @@ Msm<Cfg>::Msm(DeviceAffine* device_bases, std::size_t count, std::shared_ptr<Msm
     // On this Msm's stream, which the table's kernel then follows: a cudaMemcpy between device buffers
     // returns before the copy is done and runs on the legacy stream, which a non-blocking stream does not
     // wait for, so the kernel could read the new buffer before the bases are in it.
-    CUDA_OK(cudaMemcpyAsync(impl_->bases, device_bases, count * sizeof(DeviceAffine), cudaMemcpyDeviceToDevice,
-                            impl_->stream.get()));
+    CUDA_OK(cudaMemcpyAsync(impl_->bases, device_bases, count * sizeof(DeviceAffine),
+                            cudaMemcpyDeviceToDevice, impl_->stream.get()));
     impl_->fill_endomorphism_table();  // synchronises the stream: the copy is done before `given` is freed
   }
 }
@@ -743,18 +870,25 @@ const MsmTimings& Msm<Cfg>::last_timings() const {
 template <class Cfg>
 typename Msm<Cfg>::Point Msm<Cfg>::run_device(const Fr* d_scalars, std::size_t count,
                                               const MsmOptions& options) {
-  return impl_->run(d_scalars, count, options);
+  return impl_->run({.device = d_scalars}, count, options);
 }
 
 template <class Cfg>
 typename Msm<Cfg>::Point Msm<Cfg>::run(std::span<const Fr> scalars, const MsmOptions& options) {
   if (scalars.size() > impl_->count) throw GpuError("Msm::run: more scalars than bases");
-  DeviceBuffer<Fr>& device_scalars = impl_->ws->scalars;
-  device_scalars.ensure(std::max<std::size_t>(scalars.size(), 1));
-  std::optional<HostStaging>& staging = impl_->ws->staging;
-  if (!staging) staging.emplace();
-  staging->upload(device_scalars.data(), scalars.data(), scalars.size_bytes(), impl_->stream.get());
-  return impl_->run(device_scalars.data(), scalars.size(), options);
+  return impl_->run({.host = scalars.data()}, scalars.size(), options);
+}
+
+template <class Cfg>
+typename Msm<Cfg>::Point Msm<Cfg>::run_streamed(std::span<const Fr> scalars, const BaseLoader& load,
+                                                const MsmOptions& options) {
+  return impl_->run({.host = scalars.data()}, scalars.size(), options, &load);
+}
+
+template <class Cfg>
+typename Msm<Cfg>::Point Msm<Cfg>::run_streamed_device(const Fr* d_scalars, std::size_t count,
+                                                       const BaseLoader& load, const MsmOptions& options) {
+  return impl_->run({.device = d_scalars}, count, options, &load);
 }
 
 template <class Cfg>
