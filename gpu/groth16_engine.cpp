@@ -12,6 +12,7 @@
 #include "gpu/cuda_check.hpp"
 #include "gpu/dense_gather.hpp"
 #include "gpu/device_info.hpp"
+#include "gpu/memory_plan.hpp"
 #include "gpu/msm.hpp"
 #include "gpu/ntt.hpp"
 #include "gpu/parameter_upload.hpp"
@@ -35,9 +36,10 @@ unsigned log2_ceil(std::size_t n) {
 }
 
 // The MSMs over one base vector: resident (an Msm over device bases), streamed (bases in pinned host
-// memory, sent window by window through a window Msm that the streamed vectors of a group share), or
-// nothing for an empty vector (the sum over no bases is the identity). The sum over a vector is the sum of
-// the sums over its windows, so both give the same point.
+// memory, sent a window at a time through a window Msm that the streamed vectors of a group share, double
+// buffered behind the arithmetic), or nothing for an empty vector (the sum over no bases is the identity).
+// Either way the MSM runs in ranges whose bucket sums carry over (MsmOptions::max_range), so the result is
+// the same point.
 template <class Cfg>
 class BaseVector {
  public:
@@ -47,24 +49,37 @@ class BaseVector {
   BaseVector() = default;
   // Host bases, uploaded now (the engine made from decoded Parameters, for tests).
   BaseVector(const std::vector<algebra::Affine<Cfg>>& bases, std::shared_ptr<MsmWorkspace> workspace,
-             MsmTables tables = MsmTables::kBases)
-      : count_(bases.size()) {
+             MsmTables tables, const MsmOptions& options)
+      : count_(bases.size()), options_(options) {
     if (!bases.empty())
       msm_.emplace(std::span<const algebra::Affine<Cfg>>(bases), std::move(workspace), tables);
   }
   // Decoded from the file (upload_parameter_bases): resident when on the device, else streamed through
-  // `window` (which must then exist).
+  // `window` (which must then exist) from the file or from pinned host memory.
   BaseVector(LoadedVector<DeviceAffine>&& loaded, std::shared_ptr<MsmWorkspace> workspace, Msm<Cfg>* window,
-             MsmTables tables = MsmTables::kBases)
-      : count_(loaded.count) {
+             MsmTables tables, const MsmOptions& options)
+      : count_(loaded.count), options_(options) {
     if (count_ == 0) return;
     if (loaded.device.size() > 0) {
       msm_.emplace(loaded.device.release(), count_, std::move(workspace), tables);
-    } else {
-      if (!window) throw GpuError("GPU prover: a streamed base vector without a window");
-      host_ = std::move(loaded.host);
-      window_ = window;
+      return;
     }
+    if (!window) throw GpuError("GPU prover: a streamed base vector without a window");
+    host_ = std::move(loaded.host);
+    file_ = std::move(loaded.file);
+    window_ = window;
+    make_loader();
+  }
+  BaseVector(BaseVector&&) = delete;  // loader_ captures `this`
+  BaseVector& operator=(BaseVector&& other) {
+    count_ = other.count_;
+    options_ = other.options_;
+    msm_ = std::move(other.msm_);
+    host_ = std::move(other.host_);
+    file_ = std::move(other.file_);
+    window_ = other.window_;
+    if (window_) make_loader();
+    return *this;
   }
 
   bool streamed() const { return window_ != nullptr; }
@@ -72,165 +87,135 @@ class BaseVector {
   Point run(std::span<const Fr> scalars) {
     check(scalars.size());
     if (scalars.empty()) return Point::identity();
-    if (msm_) return msm_->run(scalars);
-    return over_windows(scalars.size(), [&](std::size_t first, std::size_t n) {
-      return window_->run(scalars.subspan(first, n));
-    });
+    if (msm_) return msm_->run(scalars, options_);
+    const Point sum = window_->run_streamed(scalars, loader_, options_);
+    if (file_) file_->check();
+    return sum;
   }
   // Scalars already on the device (complete: the caller synchronised their producer).
   Point run_device(const Fr* d_scalars, std::size_t count) {
     check(count);
     if (count == 0) return Point::identity();
-    if (msm_) return msm_->run_device(d_scalars, count);
-    return over_windows(
-        count, [&](std::size_t first, std::size_t n) { return window_->run_device(d_scalars + first, n); });
-  }
-
- private:
-  template <class RunWindow>
-  Point over_windows(std::size_t count, const RunWindow& run_window) {
-    Point sum = Point::identity();
-    const std::size_t window = window_->size();
-    for (std::size_t first = 0; first < count; first += window) {
-      const std::size_t n = std::min(window, count - first);
-      window_->load_bases(std::span<const DeviceAffine>(host_.data() + first, n));
-      sum = sum + run_window(first, n);
-    }
+    if (msm_) return msm_->run_device(d_scalars, count, options_);
+    const Point sum = window_->run_streamed_device(d_scalars, count, loader_, options_);
+    if (file_) file_->check();
     return sum;
   }
 
+ private:
   void check(std::size_t count) const {
     if (count > count_)
       throw GpuError("GPU prover: " + std::to_string(count) + " scalars for " + std::to_string(count_) +
                      " bases");
   }
 
+  // A range of the bases into a window buffer, on the window's copy stream: read from the file (the page
+  // cache) and decoded on the device, or copied from pinned host memory.
+  void make_loader() {
+    loader_ = [this](std::size_t first, std::size_t n, DeviceAffine* dst, cudaStream_t stream) {
+      if (file_) return file_->load(first, n, dst, stream);
+      CUDA_OK(cudaMemcpyAsync(dst, host_.data() + first, n * sizeof(DeviceAffine), cudaMemcpyHostToDevice,
+                              stream));
+    };
+  }
+
   std::size_t count_ = 0;
+  MsmOptions options_;
   std::optional<Msm<Cfg>> msm_;
   PinnedBuffer<DeviceAffine> host_;
+  std::unique_ptr<FileVectorSource> file_;
   Msm<Cfg>* window_ = nullptr;
+  typename Msm<Cfg>::BaseLoader loader_;
 };
 
-// Where the bases live and how much device memory that takes, chosen before any upload.
+// The device plan (gpu/memory_plan.hpp) and what the engine adds to it.
 struct MemoryPlan {
-  // The h MSM is the only one with random scalars (the others' are mostly 0 and 1): with the endomorphism
-  // table (a second copy of its bases) its bucket reduction halves. Taken when it fits, resident only.
-  MsmTables h_tables = MsmTables::kBases;
-  BasePlacement placement;  // every vector resident, or some streamed
-  std::size_t window = 0;   // points per window of the streamed vectors (0: none streamed)
-  std::size_t need = 0;     // device bytes the plan is expected to use at most
-  std::size_t budget = 0;   // what it had to fit in
-  // The dense scalars gathered on the device from the witness (GpuEngineOptions::device_gather): asked for,
-  // every vector resident, and the witness fits beside them.
+  DevicePlan device;
+  // The dense scalars gathered on the device from the witness (GpuEngineOptions::device_gather, or the
+  // constraints on the device): asked for, and the witness fits.
   bool device_gather = false;
-  // The device constraints (GpuEngineOptions::device_constraints) were asked for; taken by hold_constraints
-  // when the matrices fit too (they are known only then).
-  bool want_device_constraints = false;
-  std::size_t witness_bytes = 0;  // the witness and the gather's tables on the device
-  bool streamed() const { return window > 0; }
+  std::size_t need = 0;           // device bytes the plan is expected to use at most
+  std::size_t budget = 0;         // what it had to fit in
+  std::size_t witness_bytes = 0;  // the witness, the gather's tables and the dense scalars on the device
+  bool stream_from_file = true;   // GpuEngineOptions::stream_from_file
+  // The constraints were asked for, but the plan could not count them (no circuit sizes given): they are
+  // taken at the offer (hold_constraints) when they fit.
+  bool constraints_unplanned = false;
+  bool streamed() const { return device.streamed(); }
+  MsmTables h_tables() const { return device.h_endomorphism ? MsmTables::kEndomorphism : MsmTables::kBases; }
+  BasePlacement placement() const {
+    BasePlacement placement;
+    placement.h = device.vector(BaseVectorId::kH).resident;
+    placement.l = device.vector(BaseVectorId::kL).resident;
+    placement.a = device.vector(BaseVectorId::kA).resident;
+    placement.b_g1 = device.vector(BaseVectorId::kBG1).resident;
+    placement.b_g2 = device.vector(BaseVectorId::kBG2).resident;
+    placement.decode_window = std::max<std::size_t>(device.range, 1);
+    placement.stream_from_file = stream_from_file;
+    return placement;
+  }
+  // The MSM options of a vector: its ranges (none when one range holds it all) and window-bits cap.
+  MsmOptions msm_options(BaseVectorId id) const {
+    MsmOptions options;
+    const std::size_t count = device.vector(id).count;
+    options.max_range = device.range >= count ? 0 : device.range;
+    options.max_window_bits = id == BaseVectorId::kH ? 22 : kZeroOneMsmMaxWindowBits;
+    return options;
+  }
   std::string describe() const {
-    if (!streamed())
-      return fmt::format("all bases resident{}{} (about {} GiB of {} GiB)",
-                         h_tables == MsmTables::kEndomorphism ? ", h with the endomorphism table" : "",
-                         device_gather ? ", dense scalars gathered on the device" : "", gib(need),
-                         gib(budget));
-    std::string streamed_names;
-    auto add = [&](bool resident, const char* name) {
-      if (!resident) streamed_names += (streamed_names.empty() ? "" : ", ") + std::string(name);
-    };
-    add(placement.h, "h");
-    add(placement.l, "l");
-    add(placement.a, "a");
-    add(placement.b_g1, "b_g1");
-    add(placement.b_g2, "b_g2");
-    return fmt::format(
-        "streamed tier: {} from pinned host memory in windows of 2^{} points, the rest resident "
-        "(about {} GiB of {} GiB)",
-        streamed_names, log2_ceil(window), gib(need), gib(budget));
+    return device.describe() +
+           (device_gather && !device.constraints_on_device ? ", dense scalars gathered on the device" : "");
   }
 };
 
-// Plans the device memory for parameters of these lengths within `budget` bytes: everything resident when it
-// fits (as on an H200 at 32GiB), else the largest window for which the H step, one window MSM per group, the
-// MSM scratch of a window and the vectors that fit whole stay within it. Throws GpuError with the figures
-// when not even the smallest window fits.
+// The circuit's sizes: the job's (from the constraint cache) when given, else the parameters' alone (no
+// constraint matrices known: they stay on the host).
+ProverShape shape_of(const groth16::ParameterHeader& p, const GpuEngineOptions& options) {
+  const bool known = options.shape && options.shape->constraints > 0;
+  ProverShape shape = known ? *options.shape : ProverShape{};
+  shape.h = p.h;
+  shape.l = p.l;
+  shape.a = p.a;
+  shape.b_g1 = p.b_g1;
+  shape.b_g2 = p.b_g2;
+  if (!known) {
+    shape.inputs = p.vk.ic.size();
+    shape.aux = p.l;
+    shape.constraints = p.h + 1 - shape.inputs;  // a bound: the domain is all the plan needs from it
+  }
+  return shape;
+}
+
+// Plans the device memory for parameters of these lengths within `budget` bytes (gpu/memory_plan.hpp).
+// Throws GpuError with the figures when no plan fits.
 MemoryPlan plan_memory(const groth16::ParameterHeader& p, std::size_t budget,
                        const GpuEngineOptions& options) {
-  const std::size_t h_step = HStep::device_bytes(log2_ceil(p.h + 1));
+  const ProverShape shape = shape_of(p, options);
+  PlanRequest request;
+  request.budget = budget;
+  request.device_constraints = options.device_constraints && options.shape && options.shape->constraints > 0;
   MemoryPlan plan;
+  plan.device = plan_device_memory(shape, request);
   plan.budget = budget;
-  plan.want_device_constraints = options.device_constraints;
-  // The witness z = (inputs, aux) on the device and the gather's density tables, when gathering there.
-  const std::size_t witness_count = p.vk.ic.size() + p.l;
-  plan.witness_bytes = witness_count * sizeof(algebra::Fr) + DeviceDenseGather::device_bytes(witness_count);
-  auto add_gather = [&] {
-    if (options.device_gather && plan.need + plan.witness_bytes <= budget) {
-      plan.device_gather = true;
-      plan.need += plan.witness_bytes;
-    }
-  };
-  {
-    const std::size_t largest = std::max({p.h, p.l, p.a, p.b_g1, p.b_g2});
-    const std::size_t bases_and_scratch = G1Msm::device_bytes_bound(p.h) + G1Msm::device_bytes_bound(p.l) +
-                                          G1Msm::device_bytes_bound(p.a) + G1Msm::device_bytes_bound(p.b_g1) +
-                                          G2Msm::device_bytes_bound(p.b_g2);
-    const std::size_t workspace = G1Msm::workspace_bytes_bound(largest);
-    const std::size_t need = bases_and_scratch + workspace + h_step;
-    // The endomorphism table's constructor copies the h bases into a buffer of twice their size before it
-    // frees the given one: that copy is needed for a moment too.
-    const std::size_t h_copy = p.h * sizeof(G1Msm::DeviceAffine);
-    const std::size_t with_table =
-        need - G1Msm::device_bytes_bound(p.h) - workspace +
-        G1Msm::device_bytes_bound(p.h, MsmTables::kEndomorphism) +
-        std::max(workspace + h_copy, G1Msm::workspace_bytes_bound(p.h, MsmTables::kEndomorphism));
-    if (p.h > 0 && with_table <= budget) {
-      plan.h_tables = MsmTables::kEndomorphism;
-      plan.need = with_table;
-      add_gather();
-      return plan;
-    }
-    if (need <= budget) {
-      plan.need = need;
-      add_gather();
-      return plan;
-    }
+  plan.stream_from_file = options.stream_from_file;
+  plan.constraints_unplanned = options.device_constraints && !request.device_constraints;
+  if (!plan.device.fits)
+    throw GpuError(
+        fmt::format("the GPU prover needs more device memory than {} GiB for these parameters even with "
+                    "every base vector "
+                    "streamed from host memory (the smallest plan: {})",
+                    gib(budget), plan.device.describe()));
+  plan.need = plan.device.need;
+  // The witness and the dense scalars when they are on the device: counted by the plan with the
+  // constraints; else added for the device gather when they fit.
+  plan.witness_bytes = witness_device_bytes(shape) + std::max(shape.a, shape.b_g1) * sizeof(algebra::Fr);
+  if (plan.device.constraints_on_device) {
+    plan.device_gather = true;
+  } else if (options.device_gather && plan.need + plan.witness_bytes <= budget) {
+    plan.device_gather = true;
+    plan.need += plan.witness_bytes;
   }
-  // Streamed: windows from 2^26 points down to 2^16.
-  for (unsigned lg = 26; lg >= 16; --lg) {
-    const std::size_t window = std::size_t{1} << lg;
-    std::size_t need = h_step + G1Msm::workspace_bytes_bound(window) + G1Msm::device_bytes_bound(window) +
-                       G2Msm::device_bytes_bound(std::min(window, std::max<std::size_t>(p.b_g2, 1)));
-    need += window * sizeof(G2Msm::DeviceAffine);  // the loader's decoding scratch, freed before proving
-    if (need > budget) continue;
-    // Vectors no longer than a window run with the window's scratch: resident when they fit, smallest first.
-    BasePlacement placement;
-    placement.decode_window = window;
-    struct Candidate {
-      bool* resident;
-      std::size_t count, bytes;
-    };
-    std::vector<Candidate> candidates = {
-        {&placement.h, p.h, G1Msm::device_bytes_bound(p.h)},
-        {&placement.l, p.l, G1Msm::device_bytes_bound(p.l)},
-        {&placement.a, p.a, G1Msm::device_bytes_bound(p.a)},
-        {&placement.b_g1, p.b_g1, G1Msm::device_bytes_bound(p.b_g1)},
-        {&placement.b_g2, p.b_g2, G2Msm::device_bytes_bound(p.b_g2)},
-    };
-    std::sort(candidates.begin(), candidates.end(),
-              [](const Candidate& x, const Candidate& y) { return x.bytes < y.bytes; });
-    for (Candidate& c : candidates) {
-      *c.resident = c.count <= window && need + c.bytes <= budget;
-      if (*c.resident) need += c.bytes;
-    }
-    plan.placement = placement;
-    plan.window = window;
-    plan.need = need;
-    return plan;
-  }
-  throw GpuError(fmt::format(
-      "the GPU prover needs more device memory than {} GiB for these parameters even with every base vector "
-      "streamed from host memory (the H step alone takes {} GiB)",
-      gib(budget), gib(h_step)));
+  return plan;
 }
 
 // The budget: the device's free memory, or the limit when it is lower.
@@ -249,29 +234,35 @@ class GpuEngine final : public groth16::ProverEngine {
   GpuEngine(const groth16::Parameters& p, const GpuEngineOptions& options)
       : plan_(resident_plan(groth16::header_of(p), options)),
         workspace_(std::make_shared<MsmWorkspace>()),
-        h_(p.h, workspace_, plan_.h_tables),
-        l_(p.l, workspace_),
-        a_(p.a, workspace_),
-        b_g1_(p.b_g1, workspace_),
-        b_g2_(p.b_g2, workspace_) {}
+        h_(p.h, workspace_, plan_.h_tables(), plan_.msm_options(BaseVectorId::kH)),
+        l_(p.l, workspace_, MsmTables::kBases, plan_.msm_options(BaseVectorId::kL)),
+        a_(p.a, workspace_, MsmTables::kBases, plan_.msm_options(BaseVectorId::kA)),
+        b_g1_(p.b_g1, workspace_, MsmTables::kBases, plan_.msm_options(BaseVectorId::kBG1)),
+        b_g2_(p.b_g2, workspace_, MsmTables::kBases, plan_.msm_options(BaseVectorId::kBG2)) {}
 
   // The bases read from the file (no host copy of the resident ones), placed as `plan` says.
   GpuEngine(const MemoryPlan& plan, const groth16::ParameterHeader& header, DeviceParameterBases&& bases,
             const ParameterUploadStats& load)
       : plan_(plan), workspace_(std::make_shared<MsmWorkspace>()) {
     if (plan_.streamed()) {
-      // The window MSMs own a window of device bases each, refilled from host memory by every run.
-      g1_window_ = make_window<algebra::G1Config>(plan_.window, workspace_);
-      if (header.b_g2 > 0)
-        g2_window_ = make_window<algebra::G2Config>(std::min(plan_.window, header.b_g2), workspace_);
+      // The window MSMs own two windows of device bases each, refilled from host memory by every run.
+      const std::size_t window = plan_.device.range;
+      g1_window_ = make_window<algebra::G1Config>(window, workspace_);
+      if (header.b_g2 > 0 && !plan_.device.vector(BaseVectorId::kBG2).resident)
+        g2_window_ = make_window<algebra::G2Config>(std::min(window, header.b_g2), workspace_);
     }
     G1Msm* g1w = g1_window_ ? &*g1_window_ : nullptr;
     G2Msm* g2w = g2_window_ ? &*g2_window_ : nullptr;
-    h_ = BaseVector<algebra::G1Config>(std::move(bases.h), workspace_, g1w, plan_.h_tables);
-    l_ = BaseVector<algebra::G1Config>(std::move(bases.l), workspace_, g1w);
-    a_ = BaseVector<algebra::G1Config>(std::move(bases.a), workspace_, g1w);
-    b_g1_ = BaseVector<algebra::G1Config>(std::move(bases.b_g1), workspace_, g1w);
-    b_g2_ = BaseVector<algebra::G2Config>(std::move(bases.b_g2), workspace_, g2w);
+    h_ = BaseVector<algebra::G1Config>(std::move(bases.h), workspace_, g1w, plan_.h_tables(),
+                                       plan_.msm_options(BaseVectorId::kH));
+    l_ = BaseVector<algebra::G1Config>(std::move(bases.l), workspace_, g1w, MsmTables::kBases,
+                                       plan_.msm_options(BaseVectorId::kL));
+    a_ = BaseVector<algebra::G1Config>(std::move(bases.a), workspace_, g1w, MsmTables::kBases,
+                                       plan_.msm_options(BaseVectorId::kA));
+    b_g1_ = BaseVector<algebra::G1Config>(std::move(bases.b_g1), workspace_, g1w, MsmTables::kBases,
+                                          plan_.msm_options(BaseVectorId::kBG1));
+    b_g2_ = BaseVector<algebra::G2Config>(std::move(bases.b_g2), workspace_, g2w, MsmTables::kBases,
+                                          plan_.msm_options(BaseVectorId::kBG2));
     const bool warm = load.page_cache_fraction >= 0.9;
     setup_phases_.emplace_back(warm ? "params.load.warm" : "params.load.cold", load.read_seconds);
     setup_phases_.emplace_back("params.decode", load.decode_seconds);
@@ -310,22 +301,42 @@ class GpuEngine final : public groth16::ProverEngine {
   algebra::G2 msm_b_g2(std::span<const Fr> scalars) override { return b_g2_.run(scalars); }
 
   bool hold_constraints(const r1cs::CompactR1csView& circuit) override {
-    if (!plan_.want_device_constraints || plan_.streamed()) return false;
     if (constraints_) return constraints_->num_constraints() == circuit.num_constraints();
-    // The matrices, and the witness when the plan has no room for it yet, within the plan's budget.
-    const std::size_t extra =
-        DeviceR1cs::device_bytes_bound(circuit) + (plan_.device_gather ? 0 : plan_.witness_bytes);
-    if (plan_.need + extra > plan_.budget) {
+    const std::size_t bound = DeviceR1cs::device_bytes_bound(circuit);
+    if (plan_.constraints_unplanned) {
+      // The plan was made without the circuit's sizes (an engine made from Parameters, or no constraint
+      // cache header): the matrices and the witness are taken when they fit beside what is planned.
+      const std::size_t extra = bound + (plan_.device_gather ? 0 : plan_.witness_bytes);
+      if (plan_.need + extra > plan_.budget) {
+        spdlog::warn(
+            "the constraint matrices do not fit on the GPU beside the bases (about {} GiB more, {} GiB "
+            "of {} GiB planned): a, b and c are computed on the host",
+            gib(extra), gib(plan_.need), gib(plan_.budget));
+        return false;
+      }
+      constraints_.emplace(circuit);
+      plan_.need += extra;
+      plan_.device_gather = true;
+      spdlog::info("GPU memory plan: constraints evaluated on the device");
+      return true;
+    }
+    if (!plan_.device.constraints_on_device) {
+      spdlog::info(
+          "GPU memory plan: the constraint matrices stay on the host (a, b and c are computed there)");
+      return false;
+    }
+    // The plan counted the matrices from the constraint cache's header; these are the real ones.
+    if (plan_.need - plan_.device.constraints_bytes + bound > plan_.budget) {
       spdlog::warn(
-          "the constraint matrices do not fit on the GPU beside the bases (about {} GiB more, {} GiB of {} "
-          "GiB planned): a, b and c are computed on the host",
-          gib(extra), gib(plan_.need), gib(plan_.budget));
+          "the constraint matrices take {} GiB on the GPU, more than the {} GiB planned for them within {} "
+          "GiB: "
+          "a, b and c are computed on the host",
+          gib(bound), gib(plan_.device.constraints_bytes), gib(plan_.budget));
       return false;
     }
     constraints_.emplace(circuit);
-    plan_.need += extra;
     plan_.device_gather = true;  // the witness is on the device anyway
-    spdlog::info("GPU memory plan: {}, constraints evaluated on the device", plan_.describe());
+    spdlog::info("GPU memory plan: constraints evaluated on the device");
     return true;
   }
   std::size_t held_constraints() const override { return constraints_ ? constraints_->num_constraints() : 0; }
@@ -394,7 +405,7 @@ class GpuEngine final : public groth16::ProverEngine {
  private:
   // Host parameters (tests): all resident, checked against the free memory before any upload.
   static MemoryPlan resident_plan(const groth16::ParameterHeader& header, const GpuEngineOptions& options) {
-    MemoryPlan plan = plan_memory(header, memory_budget(0), options);
+    MemoryPlan plan = plan_memory(header, memory_budget(options.memory_limit), options);
     if (plan.streamed())
       throw GpuError("the GPU prover needs about " + gib(plan.need) +
                      " GiB with every base resident; use the engine made from the parameter file to stream");
@@ -468,7 +479,7 @@ std::unique_ptr<groth16::ProverEngine> make_gpu_engine(const std::string& params
   spdlog::info("GPU memory plan: {}", plan.describe());
   ParameterUploadStats stats;
   DeviceParameterBases bases =
-      upload_parameter_bases(params_path, info, options.reader_threads, &stats, plan.placement);
+      upload_parameter_bases(params_path, info, options.reader_threads, &stats, plan.placement());
   return std::make_unique<GpuEngine>(plan, header, std::move(bases), stats);
 }
 

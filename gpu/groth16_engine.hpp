@@ -6,8 +6,10 @@
 #pragma once
 
 #include <memory>
+#include <optional>
 #include <string>
 
+#include "gpu/memory_plan.hpp"
 #include "prover/groth16/parameters.hpp"
 #include "prover/groth16/prover.hpp"
 
@@ -15,9 +17,10 @@ namespace cuzk::gpu {
 
 // How the engine uses the device (both factories; memory_limit and reader_threads apply to the file's).
 struct GpuEngineOptions {
-  // Device bytes the engine may use (0: the device's free memory; a larger limit is cut to it). When every
-  // base vector does not fit with its scratch, the vectors that do not fit are kept in pinned host memory
-  // and streamed to the device window by window per MSM (the same proofs, more PCIe traffic per proof).
+  // Device bytes the engine may use (0: the device's free memory; a larger limit is cut to it). The memory
+  // plan (gpu/memory_plan.hpp) keeps resident what fits, in order of the PCIe traffic it saves; the other
+  // base vectors are kept in pinned host memory and streamed a window at a time, double buffered, per MSM
+  // (the same proofs).
   std::size_t memory_limit = 0;
   unsigned reader_threads = 0;  // threads reading the parameter file (0: a default for the machine)
   // Gather the A and B MSMs' dense scalars on the device from one upload of the witness
@@ -30,6 +33,14 @@ struct GpuEngineOptions {
   // resident bases; the dense scalars are then gathered on the device too. A partition sends ~4.3 GB
   // instead of ~17 GB at 32GiB, and the host computes no a, b, c.
   bool device_constraints = false;
+  // The circuit's sizes (the job's, from the constraint cache): the plan then counts the constraint matrices
+  // and the witness exactly. Without it the plan knows only the parameters' lengths, and the constraints
+  // stay on the host.
+  std::optional<ProverShape> shape;
+  // Streamed base vectors are read again from the parameter file (the page cache) for every MSM, through
+  // pinned staging buffers, instead of being kept in a pinned host copy of their own (which costs their size
+  // in host memory: up to ~44 GiB at 32GiB).
+  bool stream_from_file = true;
 };
 
 // Throws GpuError when no GPU is visible (with the CUDA runtime's reason) or an upload fails: the

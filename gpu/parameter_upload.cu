@@ -1,5 +1,3 @@
-#include "gpu/parameter_upload.hpp"
-
 #include <fcntl.h>
 #include <sys/mman.h>
 #include <unistd.h>
@@ -16,6 +14,7 @@
 
 #include "gpu/cuda_check.hpp"
 #include "gpu/curve.cuh"
+#include "gpu/parameter_upload.hpp"
 #include "io/io_error.hpp"
 
 namespace cuzk::gpu {
@@ -26,10 +25,14 @@ enum PointFault : uint32_t { kFlags = 1, kNotCanonical = 2, kInfinity = 3, kNotO
 
 const char* fault_text(uint32_t fault) {
   switch (fault) {
-    case kFlags: return "flag bits of an uncompressed encoding are wrong (compressed or sign flag set)";
-    case kNotCanonical: return "a coordinate is not below the field modulus";
-    case kInfinity: return "the point at infinity (bellperson refuses it in the parameter vectors)";
-    case kNotOnCurve: return "the point is not on the curve";
+    case kFlags:
+      return "flag bits of an uncompressed encoding are wrong (compressed or sign flag set)";
+    case kNotCanonical:
+      return "a coordinate is not below the field modulus";
+    case kInfinity:
+      return "the point at infinity (bellperson refuses it in the parameter vectors)";
+    case kNotOnCurve:
+      return "the point is not on the curve";
   }
   return "unknown fault";
 }
@@ -161,13 +164,14 @@ void read_pieces(int fd, const std::string& path, const std::vector<Piece>& piec
           const ssize_t n =
               pread(fd, target + done, piece.bytes - done, static_cast<off_t>(piece.file_offset + done));
           if (n <= 0)
-            throw io::IoError(path, n == 0 ? "ended early" : std::string("read failed: ") + std::strerror(errno),
+            throw io::IoError(path,
+                              n == 0 ? "ended early" : std::string("read failed: ") + std::strerror(errno),
                               piece.file_offset + done);
           done += static_cast<std::size_t>(n);
         }
         if (!piece.on_device) continue;
-        CUDA_OK(cudaMemcpyAsync(piece.dst, buffers[slot].data(), piece.bytes, cudaMemcpyHostToDevice,
-                                stream));
+        CUDA_OK(
+            cudaMemcpyAsync(piece.dst, buffers[slot].data(), piece.bytes, cudaMemcpyHostToDevice, stream));
         copied[slot].record(stream);
         busy[slot] = true;
         slot ^= 1;
@@ -194,11 +198,16 @@ void add_pieces(std::vector<Piece>& pieces, std::uint64_t offset, std::size_t by
         {offset + done, std::min(piece_max, bytes - done), static_cast<std::byte*>(dst) + done, on_device});
 }
 
+// Where a vector goes: device memory (resident), a file source (streamed from the page cache), or pinned
+// host memory (streamed from a copy of its own).
 template <class DeviceAffine>
-void allocate(LoadedVector<DeviceAffine>& v, std::size_t count, bool resident) {
+void allocate(LoadedVector<DeviceAffine>& v, std::size_t count, bool resident, bool from_file,
+              const std::string& path, std::uint64_t data_offset, unsigned threads) {
   v.count = count;
   if (resident) {
     v.device = DeviceBuffer<DeviceAffine>(count);
+  } else if (from_file) {
+    v.file = std::make_unique<FileVectorSource>(path, data_offset, count, sizeof(DeviceAffine), threads);
   } else {
     v.host = PinnedBuffer<DeviceAffine>(count);
   }
@@ -220,7 +229,118 @@ void check_decoded(FirstFault fault, const std::string& path, const groth16::Par
                     at);
 }
 
+// Reads [offset, offset + bytes) of fd into dst, whole; throws io::IoError naming the file.
+void pread_all(int fd, const std::string& path, std::byte* dst, std::size_t bytes, std::uint64_t offset) {
+  std::size_t done = 0;
+  while (done < bytes) {
+    const ssize_t n = pread(fd, dst + done, bytes - done, static_cast<off_t>(offset + done));
+    if (n <= 0)
+      throw io::IoError(path, n == 0 ? "ended early" : std::string("read failed: ") + std::strerror(errno),
+                        offset + done);
+    done += static_cast<std::size_t>(n);
+  }
+}
+
+// Pieces a streaming load is split into: large enough that pread and the DMA run at speed, small enough
+// that the first copy starts early and every reader thread gets work from a 2^20-point window.
+constexpr std::size_t kStreamPieceBytes = std::size_t{16} << 20;
+
 }  // namespace
+
+FileVectorSource::FileVectorSource(const std::string& path, std::uint64_t data_offset, std::size_t count,
+                                   std::size_t point_bytes, unsigned threads)
+    : path_(path),
+      data_offset_(data_offset),
+      count_(count),
+      point_bytes_(point_bytes),
+      threads_(std::max(1u, threads)),
+      fault_(1) {
+  fd_ = open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd_ < 0) throw io::IoError(path, std::string("cannot open: ") + std::strerror(errno));
+  try {
+    const std::size_t piece = kStreamPieceBytes / point_bytes * point_bytes;
+    for (unsigned i = 0; i < 2 * threads_; ++i) buffers_.emplace_back(piece);
+    copied_.resize(2 * threads_);
+    busy_.assign(2 * threads_, 0);
+    const FirstFault none = kNoFault;
+    fault_.upload(std::span<const FirstFault>(&none, 1), nullptr);
+    CUDA_OK(cudaDeviceSynchronize());
+  } catch (...) {
+    close(fd_);
+    throw;
+  }
+}
+
+FileVectorSource::~FileVectorSource() {
+  if (fd_ >= 0) close(fd_);
+}
+
+void FileVectorSource::load(std::size_t first, std::size_t n, void* dst, cudaStream_t stream) {
+  if (first + n > count_)
+    throw GpuError("FileVectorSource: points " + std::to_string(first) + " + " + std::to_string(n) + " of " +
+                   std::to_string(count_));
+  if (n == 0) return;
+  const auto start = std::chrono::steady_clock::now();
+  const std::size_t piece = kStreamPieceBytes / point_bytes_ * point_bytes_;
+  const std::size_t bytes = n * point_bytes_;
+  const std::size_t pieces = (bytes + piece - 1) / piece;
+  const unsigned threads = unsigned(std::min<std::size_t>(threads_, pieces));
+  std::atomic<std::size_t> next{0};
+  std::mutex mutex;  // cudaMemcpyAsync from several threads onto one stream, and the first error
+  std::exception_ptr error;
+  int device = 0;
+  CUDA_OK(cudaGetDevice(&device));
+  auto worker = [&](unsigned t) {
+    try {
+      CUDA_OK(cudaSetDevice(device));
+      unsigned slot = 0;
+      for (std::size_t k = next.fetch_add(1); k < pieces; k = next.fetch_add(1)) {
+        const std::size_t b = 2 * t + slot;
+        if (busy_[b]) copied_[b].synchronize();  // its last copy is done: the buffer may be refilled
+        const std::size_t offset = k * piece, len = std::min(piece, bytes - offset);
+        pread_all(fd_, path_, buffers_[b].data(), len, data_offset_ + first * point_bytes_ + offset);
+        std::lock_guard lock(mutex);
+        CUDA_OK(cudaMemcpyAsync(static_cast<std::byte*>(dst) + offset, buffers_[b].data(), len,
+                                cudaMemcpyHostToDevice, stream));
+        copied_[b].record(stream);
+        busy_[b] = 1;
+        slot ^= 1;
+      }
+    } catch (...) {
+      std::lock_guard lock(mutex);
+      if (!error) error = std::current_exception();
+    }
+  };
+  std::vector<std::thread> pool;
+  for (unsigned t = 1; t < threads; ++t) pool.emplace_back(worker, t);
+  worker(0);
+  for (auto& t : pool) t.join();
+  if (error) std::rethrow_exception(error);
+  constexpr unsigned kBlock = 256;
+  const unsigned blocks = static_cast<unsigned>((n + kBlock - 1) / kBlock);
+  if (point_bytes_ == sizeof(G1Msm::DeviceAffine)) {
+    decode_g1_in_place<<<blocks, kBlock, 0, stream>>>(static_cast<DevAffine<DevFp>*>(dst), n, first,
+                                                      fault_.data());
+  } else {
+    decode_g2_in_place<<<blocks, kBlock, 0, stream>>>(static_cast<DevAffine<DevFp2>*>(dst), n, first,
+                                                      fault_.data());
+  }
+  CUDA_LAUNCH_OK();
+  read_seconds_ += std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  bytes_read_ += bytes;
+}
+
+void FileVectorSource::check() const {
+  FirstFault fault = kNoFault;
+  CUDA_OK(cudaMemcpy(&fault, fault_.data(), sizeof fault, cudaMemcpyDeviceToHost));
+  if (fault == kNoFault) return;
+  throw io::IoError(path_,
+                    "invalid point " + std::to_string(fault >> 3) +
+                        " of a streamed vector (the file changed while "
+                        "it was in use?): " +
+                        fault_text(static_cast<uint32_t>(fault & 7)),
+                    data_offset_ + (fault >> 3) * point_bytes_);
+}
 
 DeviceParameterBases upload_parameter_bases(const std::string& path, const groth16::ParametersInfo& info,
                                             unsigned reader_threads, ParameterUploadStats* stats,
@@ -241,16 +361,20 @@ DeviceParameterBases upload_parameter_bases(const std::string& path, const groth
   const auto& a = info.vector("a");
   const auto& b_g1 = info.vector("b_g1");
   const auto& b_g2 = info.vector("b_g2");
-  allocate(out.h, h.count, placement.h);
-  allocate(out.l, l.count, placement.l);
-  allocate(out.a, a.count, placement.a);
-  allocate(out.b_g1, b_g1.count, placement.b_g1);
-  allocate(out.b_g2, b_g2.count, placement.b_g2);
+  auto data_offset = [](const groth16::ParametersInfo::Vector& v) {
+    return v.length_offset + groth16::kLengthBytes;
+  };
+  const bool from_file = placement.stream_from_file;
+  allocate(out.h, h.count, placement.h, from_file, path, data_offset(h), reader_threads);
+  allocate(out.l, l.count, placement.l, from_file, path, data_offset(l), reader_threads);
+  allocate(out.a, a.count, placement.a, from_file, path, data_offset(a), reader_threads);
+  allocate(out.b_g1, b_g1.count, placement.b_g1, from_file, path, data_offset(b_g1), reader_threads);
+  allocate(out.b_g2, b_g2.count, placement.b_g2, from_file, path, data_offset(b_g2), reader_threads);
 
   std::vector<Piece> pieces;
-  auto data_offset = [](const groth16::ParametersInfo::Vector& v) { return v.length_offset + groth16::kLengthBytes; };
   auto add = [&](auto& vec, const groth16::ParametersInfo::Vector& v, bool resident) {
     using DA = typename std::remove_reference_t<decltype(vec.device)>::value_type;
+    if (vec.file) return;  // read by its own loads, checked below
     add_pieces(pieces, data_offset(v), vec.count * sizeof(DA), sizeof(DA), destination(vec), resident);
   };
   add(out.h, h, placement.h);
@@ -269,7 +393,9 @@ DeviceParameterBases upload_parameter_bases(const std::string& path, const groth
 
   auto start = std::chrono::steady_clock::now();
   read_pieces(fd, path, pieces, reader_threads);
-  auto seconds_since = [](auto t) { return std::chrono::duration<double>(std::chrono::steady_clock::now() - t).count(); };
+  auto seconds_since = [](auto t) {
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - t).count();
+  };
   s.read_seconds = seconds_since(start);
 
   start = std::chrono::steady_clock::now();
@@ -287,8 +413,8 @@ DeviceParameterBases upload_parameter_bases(const std::string& path, const groth
     auto launch = [&](DA* points, std::size_t count, std::size_t first_index) {
       if (count == 0) return;
       if constexpr (kG1) {
-        decode_g1_in_place<<<blocks(count), kBlock, 0, stream>>>(reinterpret_cast<DevAffine<DevFp>*>(points), count,
-                                                                 first_index, faults.data() + k);
+        decode_g1_in_place<<<blocks(count), kBlock, 0, stream>>>(reinterpret_cast<DevAffine<DevFp>*>(points),
+                                                                 count, first_index, faults.data() + k);
       } else {
         decode_g2_in_place<<<blocks(count), kBlock, 0, stream>>>(reinterpret_cast<DevAffine<DevFp2>*>(points),
                                                                  count, first_index, faults.data() + k);
@@ -299,11 +425,18 @@ DeviceParameterBases upload_parameter_bases(const std::string& path, const groth
     const std::size_t window = std::max<std::size_t>(1, placement.decode_window);
     scratch.ensure(window);  // G2-sized: room for a window of either group
     auto* device = reinterpret_cast<DA*>(scratch.data());
+    if (vec.file) {  // read and decoded through the path of every later load, the points checked now
+      for (std::size_t first = 0; first < vec.count; first += window)
+        vec.file->load(first, std::min(window, vec.count - first), device, stream);
+      return;
+    }
     for (std::size_t first = 0; first < vec.count; first += window) {
       const std::size_t n = std::min(window, vec.count - first);
-      CUDA_OK(cudaMemcpyAsync(device, vec.host.data() + first, n * sizeof(DA), cudaMemcpyHostToDevice, stream));
+      CUDA_OK(
+          cudaMemcpyAsync(device, vec.host.data() + first, n * sizeof(DA), cudaMemcpyHostToDevice, stream));
       launch(device, n, first);
-      CUDA_OK(cudaMemcpyAsync(vec.host.data() + first, device, n * sizeof(DA), cudaMemcpyDeviceToHost, stream));
+      CUDA_OK(
+          cudaMemcpyAsync(vec.host.data() + first, device, n * sizeof(DA), cudaMemcpyDeviceToHost, stream));
     }
   };
   decode(out.h, 0);
@@ -315,6 +448,9 @@ DeviceParameterBases upload_parameter_bases(const std::string& path, const groth
   faults.download(std::span<FirstFault>(found), stream);
   stream.synchronize();
   s.decode_seconds = seconds_since(start);
+  for (const FileVectorSource* file :
+       {out.h.file.get(), out.l.file.get(), out.a.file.get(), out.b_g1.file.get(), out.b_g2.file.get()})
+    if (file) file->check();
   check_decoded<G1Msm::DeviceAffine>(found[0], path, h);
   check_decoded<G1Msm::DeviceAffine>(found[1], path, l);
   check_decoded<G1Msm::DeviceAffine>(found[2], path, a);

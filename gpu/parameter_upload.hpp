@@ -17,7 +17,9 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <string>
+#include <vector>
 
 #include "gpu/device_buffer.hpp"
 #include "gpu/msm.hpp"
@@ -26,19 +28,59 @@
 namespace cuzk::gpu {
 
 struct ParameterUploadStats {
-  std::uint64_t bytes = 0;           // base-vector bytes copied to the device
-  double page_cache_fraction = 0;    // of those bytes' pages, resident in the page cache before the load
-  double read_seconds = 0;           // host reads and copies to the device, overlapped
-  double decode_seconds = 0;         // the decoding kernels
+  std::uint64_t bytes = 0;         // base-vector bytes copied to the device
+  double page_cache_fraction = 0;  // of those bytes' pages, resident in the page cache before the load
+  double read_seconds = 0;         // host reads and copies to the device, overlapped
+  double decode_seconds = 0;       // the decoding kernels
   unsigned reader_threads = 0;
 };
 
-// One base vector, decoded: on the device (resident), or in pinned host memory in the device layout
-// (streamed: sent to the device a window at a time by each MSM).
+// A streamed base vector read again from the parameter file for every MSM over it: the page cache holds
+// the file (it is not counted as the process's memory, and the kernel drops it under pressure), so the host
+// keeps no copy of its own. load() has a few threads pread() pieces of the range into pinned staging
+// buffers and copy them to the device, then decodes the points there (as the first load did, so a file
+// changed under the run is caught: check()).
+class FileVectorSource {
+ public:
+  // `data_offset`: the file offset of point 0; `point_bytes`: 96 (G1) or 192 (G2).
+  FileVectorSource(const std::string& path, std::uint64_t data_offset, std::size_t count,
+                   std::size_t point_bytes, unsigned threads);
+  ~FileVectorSource();
+  FileVectorSource(const FileVectorSource&) = delete;
+  FileVectorSource& operator=(const FileVectorSource&) = delete;
+
+  std::size_t count() const { return count_; }
+  // Queues on `stream` the decoded bases [first, first + n) into dst (device memory, n points). Returns when
+  // the reads are done and the copies and the decoding are queued. One load at a time per source.
+  void load(std::size_t first, std::size_t n, void* dst, cudaStream_t stream);
+  // Throws io::IoError naming the file and the first bad point when a load decoded one (the stream of the
+  // loads synchronised).
+  void check() const;
+  // Seconds spent in pread and bytes read, over all loads (for the run report's streaming figures).
+  double read_seconds() const { return read_seconds_; }
+  std::uint64_t bytes_read() const { return bytes_read_; }
+
+ private:
+  std::string path_;
+  int fd_ = -1;
+  std::uint64_t data_offset_;
+  std::size_t count_, point_bytes_;
+  unsigned threads_;
+  std::vector<PinnedBuffer<std::byte>> buffers_;  // two per thread, used in turn
+  std::vector<Event> copied_;                     // the copy that last used each buffer
+  std::vector<char> busy_;                        // not vector<bool>: reader threads set their own elements
+  DeviceBuffer<unsigned long long> fault_;        // the first bad point, as in the first load
+  double read_seconds_ = 0;
+  std::uint64_t bytes_read_ = 0;
+};
+
+// One base vector, decoded: on the device (resident), in pinned host memory in the device layout, or read
+// from the file for every MSM (both streamed: sent to the device a window at a time by each MSM).
 template <class DeviceAffine>
 struct LoadedVector {
   DeviceBuffer<DeviceAffine> device;
   PinnedBuffer<DeviceAffine> host;
+  std::unique_ptr<FileVectorSource> file;
   std::size_t count = 0;
 };
 
@@ -53,6 +95,9 @@ struct BasePlacement {
   bool h = true, l = true, a = true, b_g1 = true, b_g2 = true;
   // Points decoded at a time for the host-bound vectors (a device scratch of this many G2 points).
   std::size_t decode_window = std::size_t{1} << 22;
+  // The host-bound vectors are read from the file (the page cache) for every MSM instead of being kept in
+  // pinned host memory.
+  bool stream_from_file = true;
 };
 
 // Reads the base vectors of `path`, whose layout `info` gives (groth16::read_parameters_info), into newly

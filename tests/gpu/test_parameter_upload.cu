@@ -103,6 +103,7 @@ TEST(GpuParameterUpload, HostPlacementGivesTheSameBases) {
   gpu::BasePlacement placement;
   placement.l = placement.b_g2 = false;
   placement.decode_window = 7;
+  placement.stream_from_file = false;
   gpu::DeviceParameterBases bases = gpu::upload_parameter_bases(f.path.string(), info, 2, nullptr, placement);
   ASSERT_EQ(bases.l.device.size(), 0u);
   ASSERT_EQ(bases.l.host.size(), f.params.l.size());
@@ -115,6 +116,60 @@ TEST(GpuParameterUpload, HostPlacementGivesTheSameBases) {
     ASSERT_EQ(0, std::memcmp(&bases.b_g2.host[i], &want, sizeof want)) << "b_g2 point " << i;
   }
   expect_same_bases<algebra::G1Config>(bases.h.device, f.params.h, "h");
+  fs::remove(f.path);
+}
+
+// Streamed vectors read from the file for every MSM (the default): no host copy, and each load of any range
+// (several reader threads, pieces of the range in turn) decodes to the same device bases; a point damaged
+// after the first load is reported by check() with the file's name.
+TEST(GpuParameterUpload, FileSourceLoadsTheSameBases) {
+  CUZK_REQUIRE_GPU();
+  Fixture f = make_fixture("file");
+  const ParametersInfo info = read_parameters_info(f.path.string());
+  gpu::BasePlacement placement;
+  placement.l = placement.b_g2 = false;
+  placement.decode_window = 5;
+  gpu::DeviceParameterBases bases = gpu::upload_parameter_bases(f.path.string(), info, 3, nullptr, placement);
+  ASSERT_EQ(bases.l.device.size(), 0u);
+  ASSERT_EQ(bases.l.host.size(), 0u);
+  ASSERT_TRUE(bases.l.file && bases.b_g2.file);
+  gpu::Stream stream;
+  for (auto [first, n] : {std::pair<std::size_t, std::size_t>{0, f.params.l.size()}, {1, 7}, {100, 203}}) {
+    gpu::DeviceBuffer<gpu::G1Msm::DeviceAffine> window(n);
+    bases.l.file->load(first, n, window.data(), stream);
+    std::vector<gpu::G1Msm::DeviceAffine> got(n);
+    window.download(std::span<gpu::G1Msm::DeviceAffine>(got), stream);
+    stream.synchronize();
+    bases.l.file->check();
+    for (std::size_t i = 0; i < n; ++i) {
+      const auto want = gpu::G1Msm::to_device(f.params.l[first + i]);
+      ASSERT_EQ(0, std::memcmp(&got[i], &want, sizeof want)) << "l point " << first + i;
+    }
+  }
+  {
+    const std::size_t n = f.params.b_g2.size();
+    gpu::DeviceBuffer<gpu::G2Msm::DeviceAffine> window(n);
+    bases.b_g2.file->load(0, n, window.data(), stream);
+    std::vector<gpu::G2Msm::DeviceAffine> got(n);
+    window.download(std::span<gpu::G2Msm::DeviceAffine>(got), stream);
+    stream.synchronize();
+    bases.b_g2.file->check();
+    for (std::size_t i = 0; i < n; ++i) {
+      const auto want = gpu::G2Msm::to_device(f.params.b_g2[i]);
+      ASSERT_EQ(0, std::memcmp(&got[i], &want, sizeof want)) << "b_g2 point " << i;
+    }
+  }
+  damage(f, "l", 150, 95);  // after the first load: the next load of that point must report it
+  gpu::DeviceBuffer<gpu::G1Msm::DeviceAffine> window(f.params.l.size());
+  bases.l.file->load(0, f.params.l.size(), window.data(), stream);
+  stream.synchronize();
+  try {
+    bases.l.file->check();
+    FAIL() << "a point damaged after the first load was not reported";
+  } catch (const io::IoError& e) {
+    EXPECT_NE(std::string(e.what()).find("invalid point 150"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find(f.path.string()), std::string::npos) << e.what();
+  }
   fs::remove(f.path);
 }
 
