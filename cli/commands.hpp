@@ -47,7 +47,7 @@ struct JobFlags {
   std::string overlap = "auto";  // auto (on with --gpu) | on | off
   unsigned threads = 0;
   std::uint64_t miner_id = 1000;
-  unsigned synthesis_workers = 0;   // 0: auto (2 with --gpu, else 1)
+  unsigned synthesis_workers = 0;   // 0: auto (the job's host memory plan: up to 2 with --gpu, else 1)
   std::string gpu_memory;           // --gpu-memory LIMIT (empty: the device's free memory)
   std::string gpu_gather = "host";  // --gpu-gather host|device: where the A and B MSMs' scalars are gathered
   std::string gpu_constraints = "auto";  // --gpu-constraints auto|host|device: where a, b, c are evaluated
@@ -56,7 +56,9 @@ struct JobFlags {
 // Registers them on `cmd`; returns the --no-pce option (other flags may exclude it).
 CLI::Option* add_job_flags(CLI::App* cmd, JobFlags& f);
 // Into `options`, with the proving engine: --gpu throws when no GPU can be used (never a CPU fall-back).
-void apply_job_flags(const JobFlags& f, job::ProveOptions& options);
+// dry_run (`cuzk prove --dry-run`): no engine is made and no GPU is needed, only a device budget for --gpu's
+// plan (--gpu-memory, or a visible GPU's free memory; neither: a usage error).
+void apply_job_flags(const JobFlags& f, job::ProveOptions& options, bool dry_run = false);
 
 // cli/bench.cpp: `cuzk bench` (repeated proving, statistics per phase) and `cuzk compare`.
 void register_bench_commands(CLI::App& app);

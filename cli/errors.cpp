@@ -42,6 +42,7 @@ int log_exception() {
       case job::JobError::Kind::kOutputExists:
         return kUsageError;
       case job::JobError::Kind::kNoGpu:
+      case job::JobError::Kind::kInsufficientMemory:  // the machine's resources, like a missing GPU
         return kGpuError;
     }
     return kInternalError;

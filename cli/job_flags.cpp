@@ -19,7 +19,7 @@
 #include "prover/groth16/randomness.hpp"
 
 #ifdef CUZK_HAVE_CUDA
-#include <string>
+#include <vector>
 
 #include "gpu/cuda_check.hpp"
 #include "gpu/device_info.hpp"
@@ -30,38 +30,80 @@ namespace cuzk::cli {
 
 namespace {
 
-void select_engine(job::ProveOptions& options, const JobFlags& f) {
+// --gpu-memory in bytes (0 when not given).
+std::size_t gpu_memory_limit(const JobFlags& f) {
+  if (f.gpu_memory.empty()) return 0;
+  const std::optional<std::uint64_t> limit = io::parse_byte_size(f.gpu_memory);
+  if (!limit || *limit == 0)
+    throw CLI::ValidationError("--gpu-memory", "expected a size such as 22GiB, 40G or 24000000000, got '" +
+                                                   f.gpu_memory.substr(0, 64) + "'");
+  return *limit;
+}
+
+// The device budget the job plans against before any work (job/run_memory.hpp): the engine's own rule, the
+// free memory of the device or --gpu-memory when that is lower. Returns false, with the reason in `why`,
+// when no GPU is visible (the budget is then --gpu-memory alone, or 0).
+bool apply_device_budget(job::ProveOptions& options, std::string& why) {
+  why = "this cuzk was built without CUDA";
+#ifdef CUZK_HAVE_CUDA
+  const std::vector<gpu::DeviceInfo> devices = gpu::list_devices(&why);
+  if (devices.empty()) return false;
+  const gpu::DeviceInfo& d = devices.front();
+  if (options.device_memory_budget == 0 || d.free_memory < options.device_memory_budget) {
+    options.device_memory_budget = d.free_memory;
+    options.device_budget_from = "the free memory of GPU " + std::to_string(d.index) + " (" + d.name + ")";
+  }
+  return true;
+#else
+  (void)options;
+  return false;
+#endif
+}
+
+// A dry run needs no GPU: --gpu-memory alone will do where none is visible; with neither, a usage error.
+void dry_run_device_budget(job::ProveOptions& options) {
+  std::string why;
+  apply_device_budget(options, why);
+  if (options.device_memory_budget == 0)
+    throw CLI::ValidationError("--gpu-memory",
+                               "--dry-run --gpu plans for a device budget, and no GPU is visible (" + why +
+                                   "): give one, e.g. --gpu-memory 80GiB");
+}
+
+void select_engine(job::ProveOptions& options, const JobFlags& f, bool dry_run) {
   if (!f.gpu) {
     if (!f.gpu_memory.empty()) throw CLI::ValidationError("--gpu-memory", "only with --gpu");
     if (f.gpu_gather != "host") throw CLI::ValidationError("--gpu-gather", "only with --gpu");
     if (f.gpu_constraints == "device") throw CLI::ValidationError("--gpu-constraints", "only with --gpu");
     return;
   }
-#ifdef CUZK_HAVE_CUDA
-  const std::string& gpu_memory = f.gpu_memory;
-  gpu::GpuEngineOptions engine;
-  engine.device_gather = f.gpu_gather == "device";
+  options.gpu_engine = true;
   // auto: on the device, measured 2.4x the throughput of host at 32GiB with a third of the host memory
   // (bench/RESULTS.md, issue 17).
-  engine.device_constraints = f.gpu_constraints != "host";
-  options.constraints_on_engine = engine.device_constraints;
-  if (!gpu_memory.empty()) {
-    const std::optional<std::uint64_t> limit = io::parse_byte_size(gpu_memory);
-    if (!limit || *limit == 0)
-      throw CLI::ValidationError("--gpu-memory", "expected a size such as 22GiB, 40G or 24000000000, got '" +
-                                                     gpu_memory.substr(0, 64) + "'");
-    engine.memory_limit = *limit;
+  options.constraints_on_engine = f.gpu_constraints != "host";
+  options.device_memory_budget = gpu_memory_limit(f);
+  if (dry_run) {
+    dry_run_device_budget(options);
+    return;
   }
+#ifdef CUZK_HAVE_CUDA
+  gpu::GpuEngineOptions engine;
+  engine.device_gather = f.gpu_gather == "device";
+  engine.device_constraints = options.constraints_on_engine;
+  engine.memory_limit = options.device_memory_budget;
   std::string why;
-  if (gpu::list_devices(&why).empty())
+  if (!apply_device_budget(options, why))
     throw job::JobError(job::JobError::Kind::kNoGpu, "--gpu: no GPU is visible (" + why + ")");
   options.engine_factory = [engine](const job::EngineRequest& request) {
-    return gpu::make_gpu_engine(request.params_path, request.header, engine);
+    gpu::GpuEngineOptions with_shape = engine;
+    // The job's figures of the circuit (its memory plan's): the engine's plan then counts the constraint
+    // matrices and the witness too. Empty (no constraints) only for a size the job did not plan.
+    if (request.shape.constraints) with_shape.shape = request.shape;
+    return gpu::make_gpu_engine(request.params_path, request.header, with_shape);
   };
   options.engine_name = "gpu";
   options.device_memory_used = [] { return static_cast<std::uint64_t>(gpu::device_memory_in_use()); };
 #else
-  (void)options;
   throw job::JobError(job::JobError::Kind::kNoGpu,
                       "--gpu: this cuzk was built without CUDA (rebuild where nvcc is installed)");
 #endif
@@ -114,9 +156,9 @@ CLI::Option* add_job_flags(CLI::App* cmd, JobFlags& f) {
       ->check(thread_count_validator())
       ->capture_default_str();
   cmd->add_option("--synthesis-workers", f.synthesis_workers,
-                  "partitions synthesized at once, sharing the threads (0: auto, 2 with --gpu, else 1); each "
-                  "costs the memory of a synthesized partition (at 32GiB ~4.3 GB with the constraints on the "
-                  "GPU, else ~17 GB)")
+                  "partitions synthesized at once, sharing the threads (0: auto: with --gpu 2, or 1 when "
+                  "host memory holds only one; else 1); each costs the memory of a synthesized partition (at "
+                  "32GiB ~4.3 GB with the constraints on the GPU, else ~17 GB)")
       ->check(CLI::Range(0u, 64u))
       ->capture_default_str();
   cmd->add_option(
@@ -148,12 +190,12 @@ CLI::Option* add_job_flags(CLI::App* cmd, JobFlags& f) {
   return no_pce;
 }
 
-void apply_job_flags(const JobFlags& f, job::ProveOptions& options) {
+void apply_job_flags(const JobFlags& f, job::ProveOptions& options, bool dry_run) {
   options.params_dir = f.params_dir.empty() ? io::parameter_cache_dir().string() : f.params_dir;
   options.use_pce = !f.no_pce;
   options.threads = f.threads;
   options.miner_id = f.miner_id;
-  select_engine(options, f);
+  select_engine(options, f, dry_run);
   if (f.test_randomness) {
     // Reproducible proofs for tests (the same r, s for every partition): NOT zero-knowledge.
     const std::uint64_t seed = *f.test_randomness;
@@ -163,9 +205,8 @@ void apply_job_flags(const JobFlags& f, job::ProveOptions& options) {
   // On the CPU, synthesis and proving both use every core: running them at once gains nothing and
   // holds a second partition in memory. With the GPU, proving leaves the cores to synthesis.
   options.overlap = f.overlap == "on" || (f.overlap == "auto" && f.gpu);
-  // With the GPU proving a partition in a few seconds, synthesis is the bottleneck: two partitions at a
-  // time keep more of the cores busy (one partition's synthesis has serial stretches).
-  options.synthesis_workers = f.synthesis_workers != 0 ? f.synthesis_workers : (f.gpu ? 2 : 1);
+  // 0 (auto) is sized by the job from the run's host memory plan (job/run_memory.hpp).
+  options.synthesis_workers = f.synthesis_workers;
 }
 
 }  // namespace cuzk::cli

@@ -1,4 +1,6 @@
 // `cuzk prove` (the main job) and `cuzk verify`.
+#include "job/prove.hpp"
+
 #include <fmt/format.h>
 #include <spdlog/sinks/sink.h>
 #include <spdlog/spdlog.h>
@@ -6,6 +8,7 @@
 #include <CLI/CLI.hpp>
 #include <algorithm>
 #include <atomic>
+#include <bit>
 #include <chrono>
 #include <cstdio>
 #include <filesystem>
@@ -19,11 +22,12 @@
 #include "cli/commands.hpp"
 #include "cli/errors.hpp"
 #include "cli/exit_codes.hpp"
+#include "cli/format.hpp"
 #include "io/atomic_file.hpp"
 #include "io/param_names.hpp"
 #include "job/metrics.hpp"
 #include "job/progress.hpp"
-#include "job/prove.hpp"
+#include "job/run_memory.hpp"
 #include "prover/algebra/hex_bytes.hpp"
 #include "prover/groth16/proof_file.hpp"
 #include "prover/porep/c1_file.hpp"
@@ -49,6 +53,7 @@ struct ProveFlags {
   bool keep_going = false;
   std::string pce_cache_dir;
   bool json = false;
+  bool dry_run = false;
   std::string metrics_file;
   double progress_interval_s = 30;  // a log line every half minute: a 32GiB partition takes minutes
 };
@@ -368,8 +373,88 @@ class ProveRun {
   std::string gpu_name_;
 };
 
+// `--dry-run --json`: one object (docs/large-sectors.md, "Planning a run").
+constexpr const char* kDryRunSchema = "cuzk.prove.dry-run/1";
+
+void print_dry_run_json(const job::RunPlan& plan) {
+  nlohmann::ordered_json j;
+  j["schema"] = kDryRunSchema;
+  j["sectors"] = nlohmann::ordered_json::array();
+  for (const job::PlannedSector& s : plan.sectors)
+    j["sectors"].push_back(nlohmann::ordered_json{{"sector", s.sector},
+                                                  {"c1", s.c1_path},
+                                                  {"proof_type", s.proof_type},
+                                                  {"sector_size", s.sector_size},
+                                                  {"partitions", s.partitions},
+                                                  {"proof_file", s.proof_path}});
+  const job::RunMemoryPlan& memory = *plan.memory;
+  j["circuit"] = memory.sector_size;
+  if (memory.device) j["device"] = job::device_plan_json(*memory.device);
+  j["host_bytes"] = memory.host.total;
+  j["host"] = job::host_plan_json(memory.host);
+  j["fits"] = plan.fits();
+  j["notes"] = plan.notes;
+  std::printf("%s\n", j.dump().c_str());
+}
+
+void print_dry_run_text(const job::RunPlan& plan) {
+  std::printf("dry run: nothing is synthesized, proven or written\n");
+  for (const job::PlannedSector& s : plan.sectors)
+    std::printf("sector %s: %s, %s (%s, %u partition%s) -> %s\n", s.sector.c_str(), s.c1_path.c_str(),
+                s.proof_type.c_str(), s.sector_size.c_str(), s.partitions, s.partitions == 1 ? "" : "s",
+                s.proof_path.c_str());
+  for (const std::string& note : plan.notes) std::printf("note: %s\n", note.c_str());
+  const job::RunMemoryPlan& memory = *plan.memory;
+  // A range is a power of two, or the longest vector when that is shorter (printed as the power above).
+  const auto lg = [](std::size_t n) { return unsigned(std::bit_width(n > 1 ? n - 1 : 1)); };
+  if (const auto& d = memory.device) {
+    std::printf("GPU plan for %s sectors, budget %s (%s):\n", memory.sector_size.c_str(),
+                human_bytes(d->budget).c_str(), memory.request.device_budget_from.c_str());
+    for (const gpu::VectorPlan& v : d->vectors)
+      std::printf(
+          "  %-5s %12zu points %10s  %s\n", gpu::base_vector_name(v.id), v.count,
+          human_bytes(v.bytes).c_str(),
+          v.resident ? "resident" : fmt::format("streamed in windows of 2^{} points", lg(d->range)).c_str());
+    std::printf("  MSM ranges of 2^%u points; constraints on the %s; %s sent per partition\n", lg(d->range),
+                d->constraints_on_device ? "device" : "host",
+                human_bytes(d->upload_bytes_per_partition).c_str());
+    std::printf("  needs %s of %s: %s\n", human_bytes(d->need).c_str(), human_bytes(d->budget).c_str(),
+                d->fits ? "fits" : "does NOT fit");
+  }
+  const gpu::HostPlan& h = memory.host;
+  std::printf("host plan for %s sectors (%s engine):\n  %s\n", memory.sector_size.c_str(),
+              memory.request.gpu ? "GPU" : "CPU", h.describe().c_str());
+  std::printf("  needs %s of %s: %s\n", human_bytes(h.total).c_str(),
+              h.available ? (human_bytes(h.available) + " available").c_str() : "an unknown amount available",
+              h.fits ? "fits" : "does NOT fit");
+  std::printf("%s\n", plan.fits() ? "the run fits" : "the run does NOT fit");
+}
+
+// `cuzk prove --dry-run`: the up-front checks and the memory plans, printed; nothing is made, proven or
+// written, and neither the parameters nor a GPU are needed. Exit 0 when the plans fit, 8 when one does not.
+void run_dry(const ProveFlags& f) {
+  if (!f.report.empty()) io::check_output_file(f.report);
+  if (!f.metrics_file.empty()) io::check_output_file(f.metrics_file);
+  job::ProveOptions options;
+  options.output_dir = f.output_dir;
+  options.verify = !f.no_verify;
+  options.dump_public_inputs = f.dump_inputs;
+  options.pce_cache_dir = f.pce_cache_dir;
+  apply_job_flags(f.job, options, /*dry_run=*/true);
+  const job::RunPlan plan = job::plan_c1_files(f.job.c1_files, options);
+  if (f.json)
+    print_dry_run_json(plan);
+  else
+    print_dry_run_text(plan);
+  std::fflush(stdout);
+  if (!plan.fits()) throw job::JobError(job::JobError::Kind::kInsufficientMemory, plan.memory->shortfall());
+}
+
 void run_prove(const ProveFlags& f) {
-  ProveRun(f).run();
+  if (f.dry_run)
+    run_dry(f);
+  else
+    ProveRun(f).run();
 }
 
 struct VerifyFlags {
@@ -468,6 +553,12 @@ void register_prove_commands(CLI::App& app) {
                   "print one JSON object per input on stdout instead of "
                   "`<sector> <hex>` (schema "
                   "cuzk.prove.result/1, docs/json-results.md)");
+  prove->add_flag(
+      "--dry-run", pf->dry_run,
+      "check the inputs and print what the run would do: the sectors, their proof files, the memory "
+      "plans (with --gpu the device's, for --gpu-memory or the GPU's free memory; the host's) "
+      "against what there is; needs neither the parameters nor a GPU; exit 8 when a plan does not "
+      "fit");
   prove->add_option("--metrics-file", pf->metrics_file,
                     "write the run's metrics here in the Prometheus text "
                     "format (node_exporter textfile "

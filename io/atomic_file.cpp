@@ -194,20 +194,30 @@ std::size_t remove_stale_temporaries(const std::filesystem::path& dir) {
   return removed;
 }
 
-void prepare_output_dir(const std::filesystem::path& dir) {
+void prepare_output_dir(const std::filesystem::path& dir, bool create) {
   const std::string name = dir.string();
   if (name.empty()) throw IoError(name, "the output directory is an empty path");
   std::error_code ec;
   const auto status = std::filesystem::status(dir, ec);
+  std::filesystem::path writable = dir;  // the folder that must be writable
   if (std::filesystem::exists(status)) {
     if (!std::filesystem::is_directory(status))
       throw IoError(name, "the output directory exists and is not a directory");
+  } else if (!create) {
+    // What create_directories would meet first: the nearest existing parent, which must be a folder.
+    std::filesystem::path parent = std::filesystem::absolute(dir, ec).parent_path();
+    while (!std::filesystem::exists(parent, ec) && parent.has_relative_path()) parent = parent.parent_path();
+    if (!std::filesystem::is_directory(parent, ec))
+      throw IoError(name, "cannot create the output directory: " + parent.string() + " is not a directory");
+    writable = parent;
   } else if (!std::filesystem::create_directories(dir, ec) && ec) {
     throw IoError(name, "cannot create the output directory: " + ec.message());
   }
-  if (::access(dir.c_str(), W_OK | X_OK) != 0) {
+  if (::access(writable.c_str(), W_OK | X_OK) != 0) {
     const int err = errno;
-    throw IoError(name, errno_text(err, "the output directory is not writable"));
+    throw IoError(name, errno_text(err, writable == dir
+                                            ? "the output directory is not writable"
+                                            : "cannot create the output directory in " + writable.string()));
   }
 }
 

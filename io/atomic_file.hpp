@@ -54,8 +54,9 @@ std::size_t remove_stale_temporaries(const std::filesystem::path& dir);
 
 // Checks, before any work, that `dir` can receive output files: creates it (and its parents) if needed,
 // and throws IoError(dir, reason) when it is empty, not a directory, cannot be created (a file on the
-// way, a read-only file system, a name too long) or is not writable.
-void prepare_output_dir(const std::filesystem::path& dir);
+// way, a read-only file system, a name too long) or is not writable. create = false (a dry run) creates
+// nothing: a `dir` that does not exist passes when its nearest existing parent is a writable directory.
+void prepare_output_dir(const std::filesystem::path& dir, bool create = true);
 // Checks, before any work, that `path` can be written atomically later: it is not an existing directory
 // or special file (e.g. /dev/null, which a rename would replace), and its folder exists and is writable.
 // Throws IoError(path, reason).

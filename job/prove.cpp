@@ -1,13 +1,15 @@
 #include "job/prove.hpp"
 
+#include <fmt/format.h>
 #include <spdlog/spdlog.h>
 
 #include <algorithm>
 #include <atomic>
-#include <bit>
 #include <deque>
 #include <filesystem>
 #include <future>
+#include <map>
+#include <optional>
 #include <set>
 #include <thread>
 
@@ -15,6 +17,8 @@
 #include "io/mapped_file.hpp"
 #include "io/param_names.hpp"
 #include "job/memory_sampler.hpp"
+#include "job/prover_shape.hpp"
+#include "job/run_memory.hpp"
 #include "job/stage_resources.hpp"
 #include "job/synthesizer.hpp"
 #include "job/two_stage.hpp"
@@ -369,22 +373,19 @@ class FrontStage {
   // another circuit is refused by name instead of after a whole synthesis.
   static void check_parameters_fit(const pce::CompactR1cs& circuit, const groth16::ParameterHeader& header,
                                    const std::string& path) {
-    const r1cs::Densities& d = circuit.densities;
-    const std::size_t inputs = circuit.num_inputs, aux = circuit.num_aux;
-    const std::size_t domain = std::bit_ceil(circuit.num_constraints() + inputs);
-    const std::size_t a = inputs + d.a_aux.popcount(), b = d.b_input.popcount() + d.b_aux.popcount();
+    const gpu::ProverShape want = prover_shape(circuit_figures(circuit));
     std::string why;
     auto expect = [&](const char* what, std::size_t have, std::size_t want) {
       if (have != want && why.empty())
         why = std::string(what) + " has " + std::to_string(have) + " points where the circuit needs " +
               std::to_string(want);
     };
-    expect("ic", header.vk.ic.size(), inputs);
-    expect("h", header.h, domain - 1);
-    expect("l", header.l, aux);
-    expect("a", header.a, a);
-    expect("b_g1", header.b_g1, b);
-    expect("b_g2", header.b_g2, b);
+    expect("ic", header.vk.ic.size(), want.inputs);
+    expect("h", header.h, want.h);
+    expect("l", header.l, want.l);
+    expect("a", header.a, want.a);
+    expect("b_g1", header.b_g1, want.b_g1);
+    expect("b_g2", header.b_g2, want.b_g2);
     if (!why.empty())
       throw JobError(
           JobError::Kind::kMissingParameters,
@@ -576,15 +577,29 @@ class BackStage {
 namespace {
 
 // The .params and .vk of one sector size are present and both have the same number of public inputs
-// (the .params' header only: its vectors are read when the first sector is proven).
-void check_parameters(ParameterStore& store, const porep::SectorShape& shape, bool need_vk) {
+// (the .params' header only: its vectors are read when the first sector is proven). With `missing` (a dry
+// run), a file that does not exist is noted there instead of refused.
+void check_parameters(ParameterStore& store, const porep::SectorShape& shape, bool need_vk,
+                      std::vector<std::string>* missing) {
   const std::string params = store.params_path(shape);
-  if (std::string why = io::why_not_a_regular_file(params); !why.empty() && why != "no such file")
+  const std::string why = io::why_not_a_regular_file(params);
+  if (!why.empty() && why != "no such file")
     throw JobError(
         JobError::Kind::kMissingParameters,
         "no Groth16 parameters for " + std::string(shape.label) + " sectors: " + params + " is " + why);
+  const std::string real_run = " (a real run stops there with exit 6)";
+  if (missing && !why.empty()) {
+    missing->push_back("no Groth16 parameters for " + std::string(shape.label) + " sectors: " + params +
+                       " does not exist" + real_run);
+    return;
+  }
   const groth16::ParameterHeader& header = store.header_for(shape);  // kMissingParameters when absent
   if (!need_vk) return;
+  if (missing && !std::filesystem::exists(store.vk_path(shape))) {
+    missing->push_back("no verifying key for " + std::string(shape.label) +
+                       " sectors: " + store.vk_path(shape) + " does not exist" + real_run);
+    return;
+  }
   const groth16::VerifyingKey& vk = store.vk_for(shape);
   if (header.vk.ic.size() != vk.ic.size())
     throw JobError(JobError::Kind::kMissingParameters,
@@ -593,13 +608,24 @@ void check_parameters(ParameterStore& store, const porep::SectorShape& shape, bo
                        std::to_string(vk.ic.size()) + " public input points");
 }
 
+// An input that passed the up-front checks.
+struct CheckedInput {
+  std::size_t index = 0;  // among the C1 files
+  std::string sector;     // the proof file's stem
+  const porep::RegisteredSealProof* proof = nullptr;
+};
+
 // Everything that can be checked before heavy work: each C1 file parses and validates, its proof file
-// can be written and the parameters of its size are there. Returns the indices of the sectors to prove;
-// a failure throws, or with keep_going is recorded and the sector left out.
-std::vector<std::size_t> check_inputs(const std::vector<std::string>& paths, const ProveOptions& options,
-                                      ParameterStore& store, FailureLog& failures) {
-  std::vector<std::size_t> todo;
+// can be written and the parameters of its size are there. Returns the sectors to prove; a failure throws,
+// or with keep_going is recorded and the sector left out. With `dry_run_notes` nothing is created (an
+// output folder yet to be made passes when it could be made) and missing parameter files are noted there.
+std::vector<CheckedInput> check_inputs(const std::vector<std::string>& paths, const ProveOptions& options,
+                                       ParameterStore& store, FailureLog& failures,
+                                       std::vector<std::string>* dry_run_notes = nullptr) {
+  std::vector<CheckedInput> todo;
   std::set<std::string> names;
+  const std::filesystem::path out(options.output_dir);
+  const bool out_exists = std::filesystem::is_directory(out);
   std::map<std::uint64_t, std::exception_ptr> parameters_checked;  // per sector size: null when fine
   for (std::size_t i = 0; i < paths.size(); ++i) {
     const std::string& path = paths[i];
@@ -612,20 +638,22 @@ std::vector<std::size_t> check_inputs(const std::vector<std::string>& paths, con
       if (!names.insert(sector).second)
         throw JobError(JobError::Kind::kOutputExists,
                        path + ": another input also writes " + sector + ".proof");
-      const std::filesystem::path out(options.output_dir);
-      io::check_output_file(out / (sector + ".proof"));
-      if (options.dump_public_inputs) io::check_output_file(out / (sector + ".inputs.json"));
+      // A dry run's output folder may be yet to be made: its files can be written once it is.
+      if (out_exists || !dry_run_notes) {
+        io::check_output_file(out / (sector + ".proof"));
+        if (options.dump_public_inputs) io::check_output_file(out / (sector + ".inputs.json"));
+      }
       const porep::SectorShape& shape = *c1.registered_proof->shape;
       auto [it, first] = parameters_checked.try_emplace(shape.sector_size);
       if (first) {
         try {
-          check_parameters(store, shape, options.verify);
+          check_parameters(store, shape, options.verify, dry_run_notes);
         } catch (...) {
           it->second = std::current_exception();
         }
       }
       if (it->second) std::rethrow_exception(it->second);
-      todo.push_back(i);
+      todo.push_back({i, sector, &*c1.registered_proof});
     } catch (...) {
       failures.record(i, path, sector, "check");
       if (!options.keep_going) throw;
@@ -634,29 +662,91 @@ std::vector<std::size_t> check_inputs(const std::vector<std::string>& paths, con
   return todo;
 }
 
+// The memory plan of a run over the checked inputs (job/run_memory.hpp): the shape of every sector size
+// in it (job/prover_shape.hpp; the engines are given them) and the plan of the size that needs the most
+// host memory, or of the first that does not fit (a run of several sizes proves them one after another).
+// `notes`: where the figures came from.
+RunMemoryPlan plan_memory(const std::vector<CheckedInput>& inputs, const ProveOptions& options,
+                          ParameterStore& store, std::map<std::uint64_t, gpu::ProverShape>& shapes,
+                          std::vector<std::string>& notes) {
+  RunMemoryRequest request;
+  request.gpu = options.gpu_engine;
+  // Direct synthesis (no PCE) has no matrices to hand the engine: a, b, c are always made on the host.
+  request.device_constraints = options.constraints_on_engine && options.use_pce;
+  request.device_budget = options.device_memory_budget;
+  request.device_budget_from = options.device_budget_from;
+  request.synthesis_workers = options.synthesis_workers;
+  request.available = host_memory_available();
+  const std::filesystem::path pce_dir = pce::cache_dir(options.pce_cache_dir, options.params_dir);
+  std::optional<RunMemoryPlan> chosen;
+  for (const CheckedInput& input : inputs) {
+    const porep::SectorShape& sector = *input.proof->shape;
+    if (shapes.contains(sector.sector_size)) continue;
+    const ProverShapeResult found = prover_shape_for(sector, pce_dir, store.params_path(sector));
+    shapes[sector.sector_size] = found.shape;
+    notes.push_back(fmt::format("{} circuit: {} constraints, {} inputs, {} aux from {}; base vectors {}",
+                                sector.label, found.shape.constraints, found.shape.inputs, found.shape.aux,
+                                found.circuit_from,
+                                found.params_present ? "from " + found.vectors_from : found.vectors_from));
+    RunMemoryPlan plan = plan_run_memory(std::string(sector.label), found.shape, request);
+    if (!chosen || (chosen->fits() && (!plan.fits() || plan.host.total > chosen->host.total)))
+      chosen = std::move(plan);
+  }
+  return *chosen;
+}
+
+void log_memory_plan(const RunMemoryPlan& plan) {
+  if (plan.device) spdlog::info("memory plan, {} GPU: {}", plan.sector_size, plan.device->describe());
+  spdlog::info("memory plan, {} host: {}", plan.sector_size, plan.host.describe());
+}
+
 }  // namespace
 
-RunReport prove_c1_files(const std::vector<std::string>& c1_paths, const ProveOptions& options) {
+RunReport prove_c1_files(const std::vector<std::string>& c1_paths, const ProveOptions& given) {
   PhaseTimer run_timer;
-  MemorySampler memory(std::chrono::milliseconds(100), options.device_memory_used);
+  MemorySampler memory(std::chrono::milliseconds(100), given.device_memory_used);
   RunReport run;
-  run.engine = options.engine_name;
-  run.overlap = options.overlap;
-  ParameterStore store(options.params_dir);
-  io::prepare_output_dir(options.output_dir);
-  if (std::size_t n = io::remove_stale_temporaries(options.output_dir))
-    spdlog::info("removed {} stale temporary file(s) of killed runs from {}", n, options.output_dir);
+  run.engine = given.engine_name;
+  run.overlap = given.overlap;
+  ParameterStore store(given.params_dir);
+  io::prepare_output_dir(given.output_dir);
+  if (std::size_t n = io::remove_stale_temporaries(given.output_dir))
+    spdlog::info("removed {} stale temporary file(s) of killed runs from {}", n, given.output_dir);
 
-  FailureLog failures(options);
+  FailureLog failures(given);
   PhaseTimer check_timer;
-  const std::vector<std::size_t> todo = check_inputs(c1_paths, options, store, failures);
+  const std::vector<CheckedInput> checked = check_inputs(c1_paths, given, store, failures);
+  std::vector<std::size_t> todo;
+  for (const CheckedInput& input : checked) todo.push_back(input.index);
+  // Before any synthesis: a run that cannot fit in memory is refused now, not after an hour of synthesis
+  // and a kill by the OOM killer, and --synthesis-workers auto becomes what fits.
+  ProveOptions options = given;
+  std::map<std::uint64_t, gpu::ProverShape> shapes;
+  if (!checked.empty()) {
+    std::vector<std::string> notes;
+    RunMemoryPlan plan = plan_memory(checked, given, store, shapes, notes);
+    for (const std::string& note : notes) spdlog::debug("{}", note);
+    log_memory_plan(plan);
+    if (!plan.fits()) throw JobError(JobError::Kind::kInsufficientMemory, plan.shortfall());
+    options.synthesis_workers = plan.host.synthesis_workers;
+    // A device plan that keeps the constraint matrices on the host: synthesis computes a, b, c from the
+    // first partition on (else the first partitions would be evaluated by the proving stage, after the
+    // engine declined the matrices).
+    if (plan.device && !plan.device->constraints_on_device && options.constraints_on_engine) {
+      options.constraints_on_engine = false;
+      spdlog::info(
+          "a, b and c are evaluated by synthesis on the host (the device plan has no room for the "
+          "constraint matrices)");
+    }
+    run.memory_plan = std::move(plan);
+  }
   run.shared_phases["inputs.check"] = check_timer.elapsed();
 
   // The front stage's shared phases (parameter loads, constraint caches) are kept apart from the back
   // stage's (engine setup) while both threads run, and merged at the end.
   PhaseMap<PhaseTime> front_shared;
   Timeline timeline;
-  EngineCache engines(options, store, timeline);
+  EngineCache engines(options, store, timeline, std::move(shapes));
   BufferPool buffers;
   FrontStage front(c1_paths, todo, options, store, engines, buffers, timeline, front_shared, failures);
   BackStage back(options, store, engines, buffers, timeline, run, failures);
@@ -673,6 +763,31 @@ RunReport prove_c1_files(const std::vector<std::string>& c1_paths, const ProveOp
   run.peak_file_bytes = peaks.file_bytes;
   run.peak_device_bytes = peaks.device_bytes;
   return run;
+}
+
+RunPlan plan_c1_files(const std::vector<std::string>& c1_paths, const ProveOptions& options) {
+  RunPlan plan;
+  ParameterStore store(options.params_dir);
+  io::prepare_output_dir(options.output_dir, /*create=*/false);
+  ProveOptions strict = options;
+  strict.keep_going = false;  // a dry run stops at the first bad input, as a run without --keep-going would
+  FailureLog failures(strict);
+  const std::vector<CheckedInput> checked = check_inputs(c1_paths, strict, store, failures, &plan.notes);
+  for (const CheckedInput& input : checked) {
+    PlannedSector s;
+    s.c1_path = c1_paths[input.index];
+    s.sector = input.sector;
+    s.proof_type = std::string(input.proof->name);
+    s.sector_size = std::string(input.proof->shape->label);
+    s.partitions = input.proof->partitions();
+    s.proof_path = (std::filesystem::path(options.output_dir) / (input.sector + ".proof")).string();
+    plan.sectors.push_back(std::move(s));
+  }
+  if (!checked.empty()) {
+    std::map<std::uint64_t, gpu::ProverShape> shapes;
+    plan.memory = plan_memory(checked, options, store, shapes, plan.notes);
+  }
+  return plan;
 }
 
 }  // namespace cuzk::job

@@ -14,7 +14,9 @@
 #include <string>
 #include <vector>
 
+#include "gpu/memory_plan.hpp"
 #include "job/phase_order.hpp"
+#include "job/run_memory.hpp"
 #include "job/run_report.hpp"
 #include "job/timeline.hpp"
 #include "prover/groth16/parameters.hpp"
@@ -29,7 +31,14 @@ namespace cuzk::job {
 // or a job that cannot run as asked.
 class JobError : public std::runtime_error {
  public:
-  enum class Kind { kSelfVerificationFailed, kUnsatisfiedCircuit, kMissingParameters, kOutputExists, kNoGpu };
+  enum class Kind {
+    kSelfVerificationFailed,
+    kUnsatisfiedCircuit,
+    kMissingParameters,
+    kOutputExists,
+    kNoGpu,
+    kInsufficientMemory,  // the run's memory plan does not fit the host or the --gpu-memory budget
+  };
   JobError(Kind kind, const std::string& what) : std::runtime_error(what), kind_(kind) {}
   Kind kind() const { return kind_; }
 
@@ -37,11 +46,13 @@ class JobError : public std::runtime_error {
   Kind kind_;
 };
 
-// What an engine factory is given: the parameter file, its header, and ProveOptions::threads.
+// What an engine factory is given: the parameter file, its header, ProveOptions::threads, and the sizes of
+// the circuit and its parameters (job/prover_shape.hpp), which the GPU engine plans its memory by.
 struct EngineRequest {
   const std::string& params_path;
   const groth16::ParameterHeader& header;
   unsigned threads = 0;  // 0: all hardware threads
+  gpu::ProverShape shape{};
 };
 
 // The CPU engine over the request's .params file: its vectors decoded into host memory (without the
@@ -88,8 +99,18 @@ struct ProveOptions {
   bool overlap = false;
   // Partitions synthesized at once, each on a task of its own with threads / workers threads (0 threads:
   // the hardware's). 1: one at a time on the producing thread. Each costs the memory of a synthesized
-  // partition (see overlap). Results, order of outputs and errors are the same for any count.
-  unsigned synthesis_workers = 1;
+  // partition (see overlap). Results, order of outputs and errors are the same for any count. 0: auto, from
+  // the run's host memory plan: as many as fit, up to 2 with the GPU engine, 1 on the CPU.
+  unsigned synthesis_workers = 0;
+  // The memory plan (job/run_memory.hpp), made before the first synthesis, logged, recorded in the report:
+  // a run that does not fit is refused then (JobError kInsufficientMemory). gpu_engine: the engine is the
+  // GPU's (its device plan, pinned host memory), else the CPU engine's (the decoded parameters on the host).
+  bool gpu_engine = false;
+  // Device bytes the GPU engine may use (--gpu-memory), which the device plan must fit (0: none given: the
+  // engine plans against the device's free memory when it loads, and no device plan is made up front), and
+  // where the figure came from, for messages.
+  std::size_t device_memory_budget = 0;
+  std::string device_budget_from = "--gpu-memory";
   // Bytes in use on the device, sampled for the report's peak (the CLI passes the GPU's; empty: none).
   std::function<std::uint64_t()> device_memory_used;
   // Progress messages; with `overlap` it is called from two threads (never at the same time by one).
@@ -129,6 +150,27 @@ class ParameterStore {
 // .vk of every sector size are checked (the .vk read, its input count compared with the .params'): a bad
 // input throws (or, with keep_going, becomes a failure) before the first partition is synthesized.
 RunReport prove_c1_files(const std::vector<std::string>& c1_paths, const ProveOptions& options);
+
+// What a run would do, from the up-front checks alone (`cuzk prove --dry-run`): every C1 file parsed and
+// validated and every output path checked as prove_c1_files checks them (nothing created or written;
+// the first bad input throws), the parameter files checked when present (missing ones become notes: the
+// plan needs neither them nor a GPU), and the memory plan against ProveOptions::device_memory_budget and
+// the host's available memory.
+struct PlannedSector {
+  std::string c1_path;
+  std::string sector;  // the proof file's stem
+  std::string proof_type;
+  std::string sector_size;  // "32GiB"
+  unsigned partitions = 0;
+  std::string proof_path;
+};
+struct RunPlan {
+  std::vector<PlannedSector> sectors;
+  std::vector<std::string> notes;       // missing parameter files, where the circuit figures came from
+  std::optional<RunMemoryPlan> memory;  // of the run's circuit that needs the most (none without sectors)
+  bool fits() const { return !memory || memory->fits(); }
+};
+RunPlan plan_c1_files(const std::vector<std::string>& c1_paths, const ProveOptions& options);
 
 // Verifies partition proofs against the verifier-side public inputs of a sector.
 bool verify_sector_proofs(const groth16::VerifyingKey& vk, const porep::RegisteredSealProof& proof,

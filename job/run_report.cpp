@@ -56,6 +56,7 @@ nlohmann::ordered_json report_json(const RunReport& report) {
   j["total"] = {{"wall_s", report.total.wall_s}, {"cpu_s", report.total.cpu_s}};
   j["shared_phases"] = phases_json(report.shared_phases);
   j["synthesis_workers"] = report.synthesis_workers;
+  if (report.memory_plan) j["memory_plan"] = memory_plan_json(*report.memory_plan);
   j["timeline"] = timeline_json(report.timeline);
   j["prover_busy"] = lane_utilization(report.timeline, "prover");
   j["sectors"] = nlohmann::ordered_json::array();

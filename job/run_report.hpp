@@ -5,10 +5,12 @@
 
 #include <cstdint>
 #include <exception>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "job/phase_order.hpp"
+#include "job/run_memory.hpp"
 #include "job/timeline.hpp"
 #include "prover/algebra/bls12_381.hpp"
 #include "prover/timing.hpp"
@@ -51,7 +53,8 @@ struct RunReport {
   // Sampled (job/memory_sampler.hpp): anonymous and file-backed host memory apart, and device memory.
   std::uint64_t peak_anon_bytes = 0, peak_file_bytes = 0, peak_device_bytes = 0;
   unsigned synthesis_workers = 1;
-  std::vector<TimelineEvent> timeline;  // every step of every partition, in the order recorded
+  std::optional<RunMemoryPlan> memory_plan;  // made before the first synthesis (job/run_memory.hpp)
+  std::vector<TimelineEvent> timeline;       // every step of every partition, in the order recorded
 };
 
 // [[ "0x..", ... ], ...]: one array of canonical big-endian hex field elements per partition.

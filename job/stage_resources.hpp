@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "gpu/memory_plan.hpp"
 #include "job/prove.hpp"
 #include "job/timeline.hpp"
 #include "pce/compact_r1cs.hpp"
@@ -26,8 +27,10 @@ class EngineCache {
   // Setup time left over below this is timer noise, not a phase (a millisecond).
   static constexpr double kSetupNoiseSeconds = 1e-3;
 
-  EngineCache(const ProveOptions& options, ParameterStore& store, Timeline& timeline)
-      : options_(options), store_(store), timeline_(timeline) {}
+  // `shapes`: the circuit and parameter sizes of each sector size of the run (EngineRequest::shape).
+  EngineCache(const ProveOptions& options, ParameterStore& store, Timeline& timeline,
+              std::map<std::uint64_t, gpu::ProverShape> shapes = {})
+      : options_(options), store_(store), timeline_(timeline), shapes_(std::move(shapes)) {}
   ~EngineCache() {
     // A run that stops early still waits for a load in flight (it uses the store and the options).
     for (auto& [size, slot] : slots_)
@@ -40,15 +43,18 @@ class EngineCache {
     if (slot.future.valid() || slot.engine) return;
     const std::string path = store_.params_path(shape);
     const groth16::ParameterHeader& header = store_.header_for(shape);
-    slot.future = std::async(std::launch::async, [this, path, &header, label = std::string(shape.label)] {
-      PhaseTimer timer;
-      const double start = timeline_.now();
-      if (!options_.engine_factory) throw std::logic_error("ProveOptions::engine_factory is empty");
-      std::unique_ptr<groth16::ProverEngine> engine =
-          options_.engine_factory({path, header, options_.threads});
-      timeline_.add({"parameters", "params.load " + label, "", -1, start, timeline_.now()});
-      return Made{std::move(engine), timer.elapsed()};
-    });
+    auto known = shapes_.find(shape.sector_size);
+    const gpu::ProverShape prover_shape = known == shapes_.end() ? gpu::ProverShape{} : known->second;
+    slot.future =
+        std::async(std::launch::async, [this, path, &header, prover_shape, label = std::string(shape.label)] {
+          PhaseTimer timer;
+          const double start = timeline_.now();
+          if (!options_.engine_factory) throw std::logic_error("ProveOptions::engine_factory is empty");
+          std::unique_ptr<groth16::ProverEngine> engine =
+              options_.engine_factory({path, header, options_.threads, prover_shape});
+          timeline_.add({"parameters", "params.load " + label, "", -1, start, timeline_.now()});
+          return Made{std::move(engine), timer.elapsed()};
+        });
   }
 
   // The engine for `shape` (prepare() first); the one-off phases of making it go to `shared_phases` once.
@@ -121,6 +127,7 @@ class EngineCache {
   const ProveOptions& options_;
   ParameterStore& store_;
   Timeline& timeline_;
+  const std::map<std::uint64_t, gpu::ProverShape> shapes_;
   std::mutex mutex_;
   std::map<std::uint64_t, Slot> slots_;
 };

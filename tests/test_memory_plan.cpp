@@ -1,0 +1,243 @@
+// The memory plans (gpu/memory_plan.hpp, job/run_memory.hpp) of the production 32GiB and 64GiB circuits
+// (job/prover_shape.hpp's table), without a GPU: which base vectors the device plan keeps resident at the
+// budgets of common cards, that a plan which fits needs no more than its budget, that an impossible budget
+// is refused, and what the host plans need (docs/large-sectors.md, "Planning a run").
+#include <gtest/gtest.h>
+#include <stdlib.h>
+
+#include <cstdio>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "gpu/memory_plan.hpp"
+#include "job/prover_shape.hpp"
+#include "job/run_memory.hpp"
+#include "prover/porep/registered_proof.hpp"
+
+namespace cuzk::gpu {
+namespace {
+
+constexpr std::size_t kGiB = std::size_t{1} << 30;
+
+ProverShape shape_of(const char* label) {
+  return job::prover_shape(*job::builtin_circuit_figures(*porep::parse_sector_size(label)));
+}
+
+DevicePlan plan_at(const ProverShape& shape, double gib) {
+  PlanRequest request;
+  request.budget = static_cast<std::size_t>(gib * double(kGiB));
+  return plan_device_memory(shape, request);
+}
+
+std::string streamed_names(const DevicePlan& plan) {
+  std::string names;
+  for (const VectorPlan& v : plan.vectors) {
+    if (v.resident) continue;
+    if (!names.empty()) names += ',';
+    names += base_vector_name(v.id);
+  }
+  return names;
+}
+
+struct Tier {
+  double gib;
+  const char* streamed;  // the vectors streamed, in file order
+  bool constraints_on_device;
+};
+
+// Every tier fits within its budget, streams what the planner chose (pinned below, printed for the log),
+// and across the tiers a larger budget keeps every vector a smaller one kept resident, as long as the
+// constraints stay where they were (moving the matrices onto the device takes ~11 GiB from the bases).
+void check_tiers(const char* label, const std::vector<Tier>& tiers) {
+  const ProverShape shape = shape_of(label);
+  std::vector<DevicePlan> plans;
+  for (const Tier& tier : tiers) {
+    const DevicePlan plan = plan_at(shape, tier.gib);
+    std::printf(
+        "%s at %.0f GiB: streamed [%s], constraints on the %s, need %.2f GiB, %.1f GiB sent per partition\n",
+        label, tier.gib, streamed_names(plan).c_str(), plan.constraints_on_device ? "device" : "host",
+        double(plan.need) / double(kGiB), double(plan.upload_bytes_per_partition) / double(kGiB));
+    EXPECT_TRUE(plan.fits) << label << " at " << tier.gib << " GiB";
+    EXPECT_LE(plan.need, plan.budget) << label << " at " << tier.gib << " GiB";
+    EXPECT_EQ(streamed_names(plan), tier.streamed) << label << " at " << tier.gib << " GiB";
+    EXPECT_EQ(plan.constraints_on_device, tier.constraints_on_device)
+        << label << " at " << tier.gib << " GiB";
+    for (const DevicePlan& smaller : plans) {
+      if (smaller.constraints_on_device != plan.constraints_on_device) continue;
+      for (BaseVectorId id : kBaseVectors)
+        EXPECT_TRUE(!smaller.vector(id).resident || plan.vector(id).resident)
+            << label << ": " << base_vector_name(id) << " is resident at "
+            << double(smaller.budget) / double(kGiB) << " GiB and streamed at " << tier.gib << " GiB";
+    }
+    plans.push_back(plan);
+  }
+}
+
+// 80 GiB (H100, A100 80GB): everything on the device. 40 GiB (A100 40GB): the constraints on the device and
+// the b vectors beside them. 24 GiB (RTX 4090, A10): the constraints on the host and b_g2, the vector with
+// the most bytes per point, resident. 16 GiB: every vector streamed. The planner (gpu/memory_plan.cpp,
+// gpu/msm_shape.hpp) decides; when it changes, the lines this test prints give the new pins.
+TEST(MemoryPlan, Tiers32GiB) {
+  check_tiers(
+      "32GiB",
+      {{16, "h,l,a,b_g1,b_g2", false}, {24, "h,l,a,b_g1", false}, {40, "h,l,a", true}, {80, "", true}});
+}
+
+TEST(MemoryPlan, Tiers64GiB) {
+  check_tiers(
+      "64GiB",
+      {{16, "h,l,a,b_g1,b_g2", false}, {24, "h,l,a,b_g1", false}, {40, "h,l,a", true}, {80, "", true}});
+}
+
+// Below the H step's own buffers (14 GiB at 2^27) nothing fits: the smallest plan is described, and it
+// needs more than the budget.
+TEST(MemoryPlan, ImpossibleBudgetDoesNotFit) {
+  for (const char* label : {"32GiB", "64GiB"}) {
+    const DevicePlan plan = plan_at(shape_of(label), 4);
+    EXPECT_FALSE(plan.fits) << label;
+    EXPECT_GT(plan.need, plan.budget) << label;
+    EXPECT_EQ(streamed_names(plan), "h,l,a,b_g1,b_g2") << label;
+    EXPECT_FALSE(plan.constraints_on_device) << label;
+  }
+}
+
+// Over a sweep of budgets: a plan that fits needs no more than its budget, and once a budget fits every
+// larger one does.
+TEST(MemoryPlan, FitsAreMonotoneAndWithinBudget) {
+  for (const char* label : {"32GiB", "64GiB"}) {
+    const ProverShape shape = shape_of(label);
+    bool fitted = false;
+    for (double gib = 4; gib <= 160; gib += 0.5) {
+      const DevicePlan plan = plan_at(shape, gib);
+      if (plan.fits) {
+        EXPECT_LE(plan.need, plan.budget) << label << " at " << gib << " GiB";
+      }
+      EXPECT_TRUE(plan.fits || !fitted) << label << " fits below " << gib << " GiB but not at it";
+      fitted = fitted || plan.fits;
+    }
+    EXPECT_TRUE(fitted) << label;
+  }
+}
+
+// The planner minimizes its cost (the bytes sent per partition plus each range's fixed cost): a plan that
+// fits one budget fits every larger one, so more memory never gives a costlier plan. (The resident set alone
+// is not monotone: a little more memory can buy wider ranges, fewer of them, at the price of a resident
+// vector, e.g. at 32GiB b_g1 is resident below 21 GiB and streamed at 21 GiB, where the ranges grow from
+// 2^19 to 2^21 points. The per-range cost is real: bench/RESULTS.md, the tiers of issue 25.)
+TEST(MemoryPlan, MoreMemoryNeverCostsMore) {
+  for (const char* label : {"32GiB", "64GiB"}) {
+    const ProverShape shape = shape_of(label);
+    std::optional<DevicePlan> before;
+    for (double gib = 14; gib <= 160; gib += 0.25) {
+      const DevicePlan plan = plan_at(shape, gib);
+      if (!plan.fits) continue;
+      if (before)
+        EXPECT_LE(plan.cost, before->cost) << label << ": " << gib << " GiB costs more than "
+                                           << double(before->budget) / double(kGiB) << " GiB";
+      before = plan;
+    }
+    ASSERT_TRUE(before) << label;
+  }
+}
+
+// A 16 GiB card with the streamed bases read from the page cache (no pinned copy): one synthesis worker
+// fits a 64 GiB host.
+TEST(MemoryPlan, HostPlanAt16GiBFitsA64GiBHostWithOneWorker) {
+  for (const char* label : {"32GiB", "64GiB"}) {
+    const ProverShape shape = shape_of(label);
+    const DevicePlan device = plan_at(shape, 16);
+    HostPlanRequest request;
+    request.gpu = true;
+    request.constraints_on_device = device.constraints_on_device;
+    request.pinned_bases_bytes = 0;
+    request.synthesis_workers = 1;
+    request.available = 64 * kGiB;
+    const HostPlan host = plan_host_memory(shape, request);
+    std::printf("%s host at a 16 GiB card: %s\n", label, host.describe().c_str());
+    EXPECT_TRUE(host.fits) << label;
+    EXPECT_LE(host.total, 64 * kGiB) << label;
+    EXPECT_EQ(host.synthesis_workers, 1u) << label;
+  }
+}
+
+}  // namespace
+}  // namespace cuzk::gpu
+
+namespace cuzk::job {
+namespace {
+
+constexpr std::size_t kGiB = std::size_t{1} << 30;
+
+gpu::ProverShape shape_32gib() {
+  return prover_shape(*builtin_circuit_figures(*porep::parse_sector_size("32GiB")));
+}
+
+// Auto workers: two with the GPU when they fit, one when only one does; an explicit count that does not
+// fit is refused with the count that would.
+TEST(RunMemory, AutoWorkersFollowTheHost) {
+  RunMemoryRequest request;
+  request.gpu = true;
+  request.device_budget = 80 * kGiB;
+  request.available = 256 * kGiB;
+  const RunMemoryPlan roomy = plan_run_memory("32GiB", shape_32gib(), request);
+  ASSERT_TRUE(roomy.device.has_value());
+  EXPECT_TRUE(roomy.fits());
+  EXPECT_EQ(roomy.host.synthesis_workers, 2u);
+  EXPECT_EQ(roomy.shortfall(), "");
+
+  request.synthesis_workers = 1;
+  const std::size_t one_worker = plan_run_memory("32GiB", shape_32gib(), request).host.total;
+  request.synthesis_workers = 0;
+  request.available = one_worker + kGiB / 2;  // one fits, two do not
+  const RunMemoryPlan tight = plan_run_memory("32GiB", shape_32gib(), request);
+  EXPECT_TRUE(tight.fits());
+  EXPECT_EQ(tight.host.synthesis_workers, 1u);
+
+  request.synthesis_workers = 2;
+  const RunMemoryPlan refused = plan_run_memory("32GiB", shape_32gib(), request);
+  EXPECT_FALSE(refused.fits());
+  EXPECT_NE(refused.shortfall().find("--synthesis-workers 1 would fit"), std::string::npos)
+      << refused.shortfall();
+}
+
+// The CPU engine counts the decoded parameters (every base at the host's point size); no device plan.
+TEST(RunMemory, CpuEngineCountsDecodedParameters) {
+  RunMemoryRequest request;
+  request.available = 64 * kGiB;
+  const gpu::ProverShape shape = shape_32gib();
+  const RunMemoryPlan plan = plan_run_memory("32GiB", shape, request);
+  EXPECT_FALSE(plan.device.has_value());
+  EXPECT_EQ(plan.host.synthesis_workers, 1u);
+  EXPECT_EQ(plan.host.parameter_bytes,
+            (shape.h + shape.l + shape.a + shape.b_g1) * sizeof(algebra::G1Affine) +
+                shape.b_g2 * sizeof(algebra::G2Affine));
+  EXPECT_FALSE(plan.fits());  // ~46 GiB of points and three 17 GB partitions
+  EXPECT_NE(plan.shortfall().find("--gpu"), std::string::npos) << plan.shortfall();
+}
+
+// An impossible device budget: both numbers and the budget that would fit are named.
+TEST(RunMemory, DeviceShortfallNamesTheNumbers) {
+  RunMemoryRequest request;
+  request.gpu = true;
+  request.device_budget = 4 * kGiB;
+  request.device_budget_from = "--gpu-memory";
+  const RunMemoryPlan plan = plan_run_memory("32GiB", shape_32gib(), request);
+  ASSERT_TRUE(plan.device.has_value());
+  EXPECT_FALSE(plan.fits());
+  const std::string why = plan.shortfall();
+  EXPECT_NE(why.find("4.0 GiB"), std::string::npos) << why;
+  EXPECT_NE(why.find(std::to_string(plan.device->need)), std::string::npos) << why;
+  const std::size_t would_fit = (plan.device->need + kGiB - 1) / kGiB;  // whole GiB
+  EXPECT_NE(why.find("--gpu-memory " + std::to_string(would_fit) + "GiB"), std::string::npos) << why;
+}
+
+TEST(RunMemory, TestOverrideOfAvailableMemory) {
+  ::setenv("CUZK_TEST_MEM_AVAILABLE", "3GiB", 1);
+  EXPECT_EQ(host_memory_available(), 3 * kGiB);
+  ::unsetenv("CUZK_TEST_MEM_AVAILABLE");
+  EXPECT_GT(host_memory_available(), 0u);  // /proc/meminfo's MemAvailable
+}
+
+}  // namespace
+}  // namespace cuzk::job
