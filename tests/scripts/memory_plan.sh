@@ -77,6 +77,12 @@ dry --gpu --gpu-memory 80GiB "$tmp/truncated.json" >/dev/null 2>&1 || got=$?
 # shellcheck source=tests/scripts/lib/shared_params.bash
 source "$(dirname "${BASH_SOURCE[0]}")/lib/shared_params.bash"
 shared_test_params "$params" || fail "params setup exited $?"
+# bellperson's layout rule (job/prover_shape.hpp) against these real 2KiB parameters: the unit test that
+# ctest may have run (and skipped) before they existed, now required to run.
+shape_test="${CUZK_BINARY_DIR:-}/tests/test_prover_shape"
+[ -x "$shape_test" ] || fail "$shape_test is not built"
+CUZK_REQUIRE_TEST_PARAMS=1 "$shape_test" --gtest_filter=ProverShape.DerivedLengthsMatchThe2KiBTestParameters   >"$tmp/shape.txt" 2>&1 || { cat "$tmp/shape.txt" >&2; fail "the 2KiB parameter lengths differ from the derived ones"; }
+grep -q "\[  PASSED  \] 1 test" "$tmp/shape.txt" || { cat "$tmp/shape.txt" >&2; fail "the layout test did not run"; }
 export CUZK_PCE_CACHE="$tmp/pce"
 "$CUZK_BIN" gen-c1 --sector-size 2KiB --seed 25 -o "$tmp/s2.json" >/dev/null 2>&1 || fail "gen-c1 2KiB"
 got=0
