@@ -164,7 +164,8 @@ CLI::Option* add_job_flags(CLI::App* cmd, JobFlags& f) {
   cmd->add_option(
       "--gpu-memory", f.gpu_memory,
       "with --gpu: device memory the prover may use (e.g. 22GiB); base vectors that do not fit are "
-      "streamed from pinned host memory per MSM (same proofs, slower)");
+      "streamed from the parameter file's page cache per MSM (same proofs, slower); the plan keeps resident "
+      "what saves the most transfer (docs/large-sectors.md)");
   cmd->add_option(
          "--gpu-gather", f.gpu_gather,
          "with --gpu: where the A and B MSMs' dense scalars are gathered: host (one upload per MSM) or "
