@@ -17,6 +17,7 @@
 #include "gpu/ntt.hpp"
 #include "gpu/parameter_upload.hpp"
 #include "gpu/spmv.hpp"
+#include "prover/algebra/bits.hpp"
 #include "prover/groth16/dense_gather.hpp"
 #include "prover/groth16/errors.hpp"
 
@@ -24,16 +25,6 @@ namespace cuzk::gpu {
 namespace {
 
 using algebra::Fr;
-
-std::string gib(std::size_t bytes) {
-  return fmt::format("{:.1f}", double(bytes) / double(1ull << 30));
-}
-
-unsigned log2_ceil(std::size_t n) {
-  unsigned lg = 0;
-  while ((std::size_t{1} << lg) < n) ++lg;
-  return lg;
-}
 
 // The MSMs over one base vector: resident (an Msm over device bases), streamed (bases in pinned host
 // memory, sent a window at a time through a window Msm that the streamed vectors of a group share, double
@@ -204,7 +195,7 @@ MemoryPlan plan_memory(const groth16::ParameterHeader& p, std::size_t budget,
         fmt::format("the GPU prover needs more device memory than {} GiB for these parameters even with "
                     "every base vector "
                     "streamed from host memory (the smallest plan: {})",
-                    gib(budget), plan.device.describe()));
+                    format_gib(budget), plan.device.describe()));
   plan.need = plan.device.need;
   // The witness and the dense scalars when they are on the device: counted by the plan with the
   // constraints; else added for the device gather when they fit.
@@ -280,7 +271,7 @@ class GpuEngine final : public groth16::ProverEngine {
   std::size_t compute_h(std::vector<Fr>& a, std::vector<Fr>& b, std::vector<Fr>& c) override {
     witness_of_ = nullptr;
     // The domain is the parameters' (h has 2^lg - 1 points): its tables and buffers are made once.
-    if (!h_step_) h_step_.emplace(log2_ceil(a.size()));
+    if (!h_step_) h_step_.emplace(algebra::log2_ceil(a.size()));
     return h_step_->run_on_device(a, b, c);  // h stays on the device for msm_h
   }
   algebra::G1 msm_h() override {
@@ -311,7 +302,7 @@ class GpuEngine final : public groth16::ProverEngine {
         spdlog::warn(
             "the constraint matrices do not fit on the GPU beside the bases (about {} GiB more, {} GiB "
             "of {} GiB planned): a, b and c are computed on the host",
-            gib(extra), gib(plan_.need), gib(plan_.budget));
+            format_gib(extra), format_gib(plan_.need), format_gib(plan_.budget));
         return false;
       }
       constraints_.emplace(circuit);
@@ -331,7 +322,7 @@ class GpuEngine final : public groth16::ProverEngine {
           "the constraint matrices take {} GiB on the GPU, more than the {} GiB planned for them within {} "
           "GiB: "
           "a, b and c are computed on the host",
-          gib(bound), gib(plan_.device.constraints_bytes), gib(plan_.budget));
+          format_gib(bound), format_gib(plan_.device.constraints_bytes), format_gib(plan_.budget));
       return false;
     }
     constraints_.emplace(circuit);
@@ -348,7 +339,7 @@ class GpuEngine final : public groth16::ProverEngine {
     if (!constraints_) throw GpuError("GPU prover: a witness without a, b, c, and no constraints held");
     witness_of_ = nullptr;
     const std::size_t rows = constraints_->num_constraints(), inputs = in.inputs.size();
-    if (!h_step_) h_step_.emplace(log2_ceil(rows + inputs));
+    if (!h_step_) h_step_.emplace(algebra::log2_ceil(rows + inputs));
     upload_witness(in);
     cudaStream_t stream = gather_stream_.get();
     Fr* a = h_step_->input_a();
@@ -407,7 +398,7 @@ class GpuEngine final : public groth16::ProverEngine {
   static MemoryPlan resident_plan(const groth16::ParameterHeader& header, const GpuEngineOptions& options) {
     MemoryPlan plan = plan_memory(header, memory_budget(options.memory_limit), options);
     if (plan.streamed())
-      throw GpuError("the GPU prover needs about " + gib(plan.need) +
+      throw GpuError("the GPU prover needs about " + format_gib(plan.need) +
                      " GiB with every base resident; use the engine made from the parameter file to stream");
     return plan;
   }

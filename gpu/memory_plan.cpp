@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "gpu/msm_shape.hpp"
+#include "prover/algebra/bits.hpp"
 
 namespace cuzk::gpu {
 namespace {
@@ -25,16 +26,6 @@ constexpr std::size_t kCoefficientSlots = 512 + 0x8000;
 constexpr double kRangeOverheadBytes = 5e6;
 // The smallest and largest MSM range the planner tries (2^27: one range for every Filecoin circuit).
 constexpr unsigned kMinRangeLog = 16, kMaxRangeLog = 27;
-
-std::string gib(std::size_t bytes) {
-  return fmt::format("{:.1f}", double(bytes) / double(1ull << 30));
-}
-
-unsigned log2_ceil(std::size_t n) {
-  unsigned lg = 0;
-  while ((std::size_t{1} << lg) < n) ++lg;
-  return lg;
-}
 
 std::size_t point_bytes(BaseVectorId id) {
   return id == BaseVectorId::kBG2 ? kG2Point : kG1Point;
@@ -69,7 +60,11 @@ std::size_t bucket_bytes(std::size_t count, BaseVectorId id, std::size_t range, 
 }  // namespace
 
 unsigned ProverShape::log_domain() const {
-  return log2_ceil(std::max<std::size_t>(constraints + inputs, 2));
+  return algebra::log2_ceil(std::max<std::size_t>(constraints + inputs, 2));
+}
+
+std::string format_gib(std::size_t bytes) {
+  return fmt::format("{:.1f}", double(bytes) / double(1ull << 30));
 }
 
 const char* base_vector_name(BaseVectorId id) {
@@ -122,19 +117,20 @@ std::string DevicePlan::describe() const {
       streamed_names.empty()
           ? fmt::format("all bases resident{}", h_endomorphism ? " (h with the endomorphism table)" : "")
           : fmt::format("resident: {}; streamed in windows of 2^{} points, double-buffered: {}",
-                        resident.empty() ? "none" : resident, log2_ceil(range), streamed_names);
+                        resident.empty() ? "none" : resident, algebra::log2_ceil(range), streamed_names);
   const std::size_t longest =
       std::max_element(vectors.begin(), vectors.end(), [](const VectorPlan& x, const VectorPlan& y) {
         return x.count < y.count;
       })->count;
   text += range >= longest ? std::string("; one range per MSM")
-                           : fmt::format("; MSM ranges of 2^{} points", log2_ceil(range));
+                           : fmt::format("; MSM ranges of 2^{} points", algebra::log2_ceil(range));
   text += fmt::format(
       "; constraints {}; about {} of {} GiB (bases {}, H step {}, "
       "MSM scratch {}, windows {}, constraints and witness {}); {} GiB sent per partition",
-      constraints_on_device ? "on the device" : "on the host", gib(need), gib(budget), gib(bases_bytes),
-      gib(h_step_bytes), gib(msm_scratch_bytes), gib(window_bytes), gib(constraints_bytes + witness_bytes),
-      gib(upload_bytes_per_partition));
+      constraints_on_device ? "on the device" : "on the host", format_gib(need), format_gib(budget),
+      format_gib(bases_bytes), format_gib(h_step_bytes), format_gib(msm_scratch_bytes),
+      format_gib(window_bytes), format_gib(constraints_bytes + witness_bytes),
+      format_gib(upload_bytes_per_partition));
   return text;
 }
 
@@ -249,10 +245,11 @@ std::string HostPlan::describe() const {
       "{} synthesis worker{} ({} partitions alive at {} GiB each), prover scratch {} GiB, constraint "
       "matrices "
       "{} GiB, pinned {} GiB{}, process {} GiB: about {} GiB{}",
-      synthesis_workers, synthesis_workers == 1 ? "" : "s", partitions_alive, gib(per_partition_bytes),
-      gib(prover_scratch_bytes), gib(constraint_bytes), gib(pinned_bytes),
-      parameter_bytes ? ", decoded parameters " + gib(parameter_bytes) + " GiB" : "", gib(base_bytes),
-      gib(total), available ? fmt::format(" of {} GiB available", gib(available)) : "");
+      synthesis_workers, synthesis_workers == 1 ? "" : "s", partitions_alive, format_gib(per_partition_bytes),
+      format_gib(prover_scratch_bytes), format_gib(constraint_bytes), format_gib(pinned_bytes),
+      parameter_bytes ? ", decoded parameters " + format_gib(parameter_bytes) + " GiB" : "",
+      format_gib(base_bytes), format_gib(total),
+      available ? fmt::format(" of {} GiB available", format_gib(available)) : "");
 }
 
 HostPlan plan_host_memory(const ProverShape& shape, const HostPlanRequest& request) {

@@ -105,6 +105,9 @@ struct HostPlan {
 };
 HostPlan plan_host_memory(const ProverShape& shape, const HostPlanRequest& request);
 
+// Bytes as GiB with one decimal, for the plan's log lines and the engine's messages.
+std::string format_gib(std::size_t bytes);
+
 // Device bytes of the parts, as the GPU code allocates them (the GPU engine checks its real allocations
 // against these in tests/gpu).
 std::size_t h_step_device_bytes(unsigned log_domain);

@@ -622,7 +622,7 @@ struct CheckedInput {
 std::vector<CheckedInput> check_inputs(const std::vector<std::string>& paths, const ProveOptions& options,
                                        ParameterStore& store, FailureLog& failures,
                                        std::vector<std::string>* dry_run_notes = nullptr) {
-  std::vector<CheckedInput> todo;
+  std::vector<CheckedInput> passed;
   std::set<std::string> names;
   const std::filesystem::path out(options.output_dir);
   const bool out_exists = std::filesystem::is_directory(out);
@@ -653,13 +653,13 @@ std::vector<CheckedInput> check_inputs(const std::vector<std::string>& paths, co
         }
       }
       if (it->second) std::rethrow_exception(it->second);
-      todo.push_back({i, sector, &*c1.registered_proof});
+      passed.push_back({i, sector, &*c1.registered_proof});
     } catch (...) {
       failures.record(i, path, sector, "check");
       if (!options.keep_going) throw;
     }
   }
-  return todo;
+  return passed;
 }
 
 // The memory plan of a run over the checked inputs (job/run_memory.hpp): the shape of every sector size
@@ -716,8 +716,8 @@ RunReport prove_c1_files(const std::vector<std::string>& c1_paths, const ProveOp
   FailureLog failures(given);
   PhaseTimer check_timer;
   const std::vector<CheckedInput> checked = check_inputs(c1_paths, given, store, failures);
-  std::vector<std::size_t> todo;
-  for (const CheckedInput& input : checked) todo.push_back(input.index);
+  std::vector<std::size_t> to_prove;  // indices into c1_paths
+  for (const CheckedInput& input : checked) to_prove.push_back(input.index);
   // Before any synthesis: a run that cannot fit in memory is refused now, not after an hour of synthesis
   // and a kill by the OOM killer, and --synthesis-workers auto becomes what fits.
   ProveOptions options = given;
@@ -748,7 +748,7 @@ RunReport prove_c1_files(const std::vector<std::string>& c1_paths, const ProveOp
   Timeline timeline;
   EngineCache engines(options, store, timeline, std::move(shapes));
   BufferPool buffers;
-  FrontStage front(c1_paths, todo, options, store, engines, buffers, timeline, front_shared, failures);
+  FrontStage front(c1_paths, to_prove, options, store, engines, buffers, timeline, front_shared, failures);
   BackStage back(options, store, engines, buffers, timeline, run, failures);
   run_two_stage<PartitionWork>([&] { return front.next(); },
                                [&](PartitionWork&& work) { back.consume(std::move(work)); }, options.overlap);

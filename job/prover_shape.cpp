@@ -38,10 +38,10 @@ constexpr std::array<TableRow, 5> kBuiltin = {{
     // 512MiB: built in 5.2 s.
     {std::uint64_t{512} << 20,
      {4'423'433, 40, 4'420'837, 10'872'137, 4'427'326, 9'439'982, 4'385'040, 1, 1'174'173}},
-    // 32GiB: built in 156 s on one core of the dev VM (7.0 GB peak).
+    // 32GiB: recording it takes minutes on one core and ~7 GB of memory.
     {std::uint64_t{32} << 30,
      {130'278'541, 328, 130'169'893, 309'404'723, 130'327'340, 282'656'500, 129'753'292, 1, 33'112'281}},
-    // 64GiB: built in 128 s (7.1 GB peak).
+    // 64GiB: likewise.
     {std::uint64_t{64} << 30,
      {131'185'849, 328, 131'076'643, 311'892'197, 131'235'764, 284'512'534, 130'637'542, 1, 33'386'943}},
 }};

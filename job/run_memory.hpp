@@ -1,4 +1,4 @@
-// The memory a run needs, planned before it starts (issue 25): the GPU engine's device plan
+// The memory a run needs, planned before it starts: the GPU engine's device plan
 // (gpu::plan_device_memory) against a device budget, and the host plan (gpu::plan_host_memory) against the
 // host's available memory. `cuzk prove --dry-run` prints it; a real run logs it, sizes
 // `--synthesis-workers auto` by it, records it in its report and refuses, before any synthesis, a run whose

@@ -124,7 +124,7 @@ TEST(MemoryPlan, FitsAreMonotoneAndWithinBudget) {
 // fits one budget fits every larger one, so more memory never gives a costlier plan. (The resident set alone
 // is not monotone: a little more memory can buy wider ranges, fewer of them, at the price of a resident
 // vector, e.g. at 32GiB b_g1 is resident below 21 GiB and streamed at 21 GiB, where the ranges grow from
-// 2^19 to 2^21 points. The per-range cost is real: bench/RESULTS.md, the tiers of issue 25.)
+// 2^19 to 2^21 points. The per-range cost is real: bench/RESULTS.md, the device-memory tiers.)
 TEST(MemoryPlan, MoreMemoryNeverCostsMore) {
   for (const char* label : {"32GiB", "64GiB"}) {
     const ProverShape shape = shape_of(label);
