@@ -145,11 +145,13 @@ struct MemoryPlan {
     placement.stream_from_file = stream_from_file;
     return placement;
   }
-  // The MSM options of a vector: its ranges (none when one range holds it all) and window-bits cap.
+  // The MSM options of a vector: its ranges (none when one range holds it all), sort passes and window-bits
+  // cap.
   MsmOptions msm_options(BaseVectorId id) const {
     MsmOptions options;
     const std::size_t count = device.vector(id).count;
     options.max_range = device.range >= count ? 0 : device.range;
+    options.max_sort_pairs = device.sort_pairs;
     options.max_window_bits = id == BaseVectorId::kH ? 22 : kZeroOneMsmMaxWindowBits;
     return options;
   }

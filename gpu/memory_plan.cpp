@@ -20,12 +20,20 @@ constexpr std::size_t kPowLoSize = std::size_t{1} << 12;
 // GPU SpMV coefficient table: 512 power slots + the 2^15 table codes (gpu/spmv_launch.hpp kPowerSlots,
 // prover/r1cs/compact_view.hpp kMaxTableSize).
 constexpr std::size_t kCoefficientSlots = 512 + 0x8000;
-// What one MSM range costs besides its arithmetic (its classification's sync, about ten launches, the carry
-// of its bucket sums), expressed as the PCIe bytes that move in that time: ~100 us at ~50 GB/s. It keeps the
-// planner from choosing thousands of tiny ranges to fit one more vector.
-constexpr double kRangeOverheadBytes = 5e6;
+// What one MSM range costs besides its arithmetic (its classification waits for the device, some fifteen
+// launches, the carry of its bucket sums), expressed as the PCIe bytes that move in that time: measured ~2 ms
+// a range on an H200 (bench/RESULTS.md, the device-memory tiers of 2026-12-02), at ~25 GB/s. It keeps the
+// planner from choosing hundreds of small ranges to fit one more vector.
+constexpr double kRangeOverheadBytes = 5e7;
+// What a sort pass beyond a range's first costs: a few launches (~20 us, 1e6 PCIe bytes) and its digits
+// computed again, a read of the range's scalars at device-memory speed, ~60x PCIe's (32 / 60 bytes a scalar).
+constexpr double kPassOverheadBytes = 1e6;
+constexpr double kPassScalarBytes = 32.0 / 60.0;
 // The smallest and largest MSM range the planner tries (2^27: one range for every Filecoin circuit).
 constexpr unsigned kMinRangeLog = 16, kMaxRangeLog = 27;
+// The sort passes it tries: 2^33 pairs hold every window of any Filecoin MSM in one pass (a 2^27-point
+// MSM has 2^30.6 pairs); 2^20 pairs is 16 MiB of sort scratch.
+constexpr unsigned kMinSortLog = 20, kMaxSortLog = 33;
 
 std::size_t point_bytes(BaseVectorId id) {
   return id == BaseVectorId::kBG2 ? kG2Point : kG1Point;
@@ -51,10 +59,17 @@ unsigned max_window_bits(BaseVectorId id) {
   return id == BaseVectorId::kH ? 22 : kZeroOneMsmMaxWindowBits;
 }
 
-// An MSM's bucket scratch (MsmBytes::buckets) for this vector run in ranges of `range` scalars.
-std::size_t bucket_bytes(std::size_t count, BaseVectorId id, std::size_t range, bool split) {
+// What an Msm over this vector keeps of its own (MsmBytes::own), and the bucket state it needs of the shared
+// workspace, run in ranges of `range` scalars and passes of `sort_pairs` pairs.
+std::size_t own_bytes(std::size_t count, BaseVectorId id, std::size_t range, bool split,
+                      std::size_t sort_pairs) {
   if (count == 0) return 0;
-  return MsmBytes::buckets(count, range, point_bytes(id), split, max_window_bits(id));
+  return MsmBytes::own(count, range, point_bytes(id), split, max_window_bits(id), sort_pairs);
+}
+std::size_t shared_bucket_bytes(std::size_t count, BaseVectorId id, std::size_t range, bool split,
+                                std::size_t sort_pairs) {
+  if (count == 0) return 0;
+  return MsmBytes::shared_buckets(count, range, point_bytes(id), split, max_window_bits(id), sort_pairs);
 }
 
 }  // namespace
@@ -124,6 +139,13 @@ std::string DevicePlan::describe() const {
       })->count;
   text += range >= longest ? std::string("; one range per MSM")
                            : fmt::format("; MSM ranges of 2^{} points", algebra::log2_ceil(range));
+  const std::size_t most_passes =
+      std::max_element(vectors.begin(), vectors.end(), [](const VectorPlan& x, const VectorPlan& y) {
+        return x.passes < y.passes;
+      })->passes;
+  if (most_passes > 1)
+    text += fmt::format(" sorted in passes of 2^{} pairs (up to {} a range)", algebra::log2_ceil(sort_pairs),
+                        most_passes);
   text += fmt::format(
       "; constraints {}; about {} of {} GiB (bases {}, H step {}, "
       "MSM scratch {}, windows {}, constraints and witness {}); {} GiB sent per partition",
@@ -142,8 +164,9 @@ DevicePlan plan_device_memory(const ProverShape& shape, const PlanRequest& reque
   const std::size_t witness = witness_device_bytes(shape) * std::max(1u, request.partitions_in_flight);
   const std::size_t matrices = constraint_matrix_device_bytes(shape);
 
-  // (PCIe score, -range tie-break, -endomorphism, -range) of the best plan so far; lower is better.
-  std::optional<std::tuple<double, int, int, std::size_t>> best_key;
+  // (cost, -range up to 2^25, the endomorphism table first, -range, -sort pass) of the best plan so far;
+  // lower is better.
+  std::optional<std::tuple<double, int, int, std::size_t, int>> best_key;
   DevicePlan best;
   DevicePlan smallest;  // every vector streamed, smallest range, constraints on the host
   bool have_smallest = false;
@@ -154,82 +177,112 @@ DevicePlan plan_device_memory(const ProverShape& shape, const PlanRequest& reque
     for (unsigned range_log = kMaxRangeLog; range_log >= kMinRangeLog; --range_log) {
       const std::size_t range = std::min(std::size_t{1} << range_log, std::max<std::size_t>(longest, 1));
       if ((std::size_t{1} << range_log) > 2 * longest && range_log > kMinRangeLog) continue;
-      for (unsigned subset = 0; subset < 32; ++subset) {
-        for (bool endo : {true, false}) {
-          if (endo && (subset != 31 || shape.h == 0)) continue;  // the table only beside every other base
-          DevicePlan plan;
-          plan.budget = request.budget;
-          plan.range = range;
-          plan.constraints_on_device = on_device;
-          plan.h_endomorphism = endo;
-          plan.h_step_bytes = h_step;
-          std::size_t workspace = 0, g1_window_scratch = 0, g2_window_scratch = 0;
-          bool g1_streamed = false, g2_streamed = false;
-          double score = 0;
-          for (BaseVectorId id : kBaseVectors) {
-            const std::size_t i = static_cast<std::size_t>(id);
-            VectorPlan& v = plan.vectors[i];
-            v.id = id;
-            v.count = count_of(shape, id);
-            v.bytes = v.count * point_bytes(id);
-            v.resident = (subset >> i) & 1;
-            const bool split = id == BaseVectorId::kH && endo;
-            workspace = std::max(
-                workspace, v.count ? MsmBytes::workspace(v.count, range, split, max_window_bits(id)) : 0);
-            if (v.resident) {
-              v.scratch = bucket_bytes(v.count, id, range, split);
-              plan.bases_bytes += MsmBytes::table(v.count, point_bytes(id), split);
-              plan.msm_scratch_bytes += v.scratch;
-            } else if (v.count > 0) {
-              // Streamed vectors share one window MSM per group, sized for the largest of them.
-              std::size_t& window_scratch = id == BaseVectorId::kBG2 ? g2_window_scratch : g1_window_scratch;
-              window_scratch = std::max(window_scratch, bucket_bytes(v.count, id, range, false));
-              (id == BaseVectorId::kBG2 ? g2_streamed : g1_streamed) = true;
-              plan.upload_bytes_per_partition += v.bytes;
-              score += (id == BaseVectorId::kH ? 0.5 : 1.0) * double(v.bytes);
+      for (unsigned sort_log = kMaxSortLog; sort_log >= kMinSortLog; --sort_log) {
+        const std::size_t sort_pairs = sort_log == kMaxSortLog ? 0 : std::size_t{1} << sort_log;
+        // Each vector's MSM figures at this range and sort pass, whole scalars and split (h's endomorphism).
+        struct MsmFigures {
+          std::size_t passes = 1, workspace = 0, shared_buckets = 0, own = 0;
+          double pass_cost = 0;  // the passes beyond each range's first, as PCIe bytes
+        };
+        std::array<std::array<MsmFigures, 2>, 5> figures{};
+        for (BaseVectorId id : kBaseVectors) {
+          const std::size_t count = count_of(shape, id);
+          if (count == 0) continue;
+          for (bool split : {false, true}) {
+            if (split && id != BaseVectorId::kH) continue;
+            MsmFigures& f = figures[static_cast<std::size_t>(id)][split];
+            const MsmBytes::Shapes shapes =
+                MsmBytes::shapes(count, range, split, max_window_bits(id), sort_pairs);
+            f.passes = (shapes.one.layout.windows + shapes.pass_windows - 1) / shapes.pass_windows;
+            f.workspace = MsmBytes::workspace(count, range, split, max_window_bits(id), sort_pairs);
+            f.shared_buckets = shared_bucket_bytes(count, id, range, split, sort_pairs);
+            f.own = own_bytes(count, id, range, split, sort_pairs);
+            f.pass_cost = double(MsmBytes::ranges_of(count, range)) * double(f.passes - 1) *
+                          (kPassOverheadBytes + kPassScalarBytes * double(std::min(range, count)));
+          }
+        }
+        for (unsigned subset = 0; subset < 32; ++subset) {
+          for (bool endo : {true, false}) {
+            if (endo && (subset != 31 || shape.h == 0)) continue;  // the table only beside every other base
+            DevicePlan plan;
+            plan.budget = request.budget;
+            plan.range = range;
+            plan.sort_pairs = sort_pairs;
+            plan.constraints_on_device = on_device;
+            plan.h_endomorphism = endo;
+            plan.h_step_bytes = h_step;
+            std::size_t workspace = 0, shared_buckets = 0, g1_window_scratch = 0, g2_window_scratch = 0;
+            bool g1_streamed = false, g2_streamed = false;
+            double score = 0;
+            for (BaseVectorId id : kBaseVectors) {
+              const std::size_t i = static_cast<std::size_t>(id);
+              VectorPlan& v = plan.vectors[i];
+              v.id = id;
+              v.count = count_of(shape, id);
+              v.bytes = v.count * point_bytes(id);
+              v.resident = (subset >> i) & 1;
+              const bool split = id == BaseVectorId::kH && endo && v.resident;
+              const MsmFigures& f = figures[i][split];
+              v.passes = f.passes;
+              workspace = std::max(workspace, f.workspace);
+              shared_buckets = std::max(shared_buckets, f.shared_buckets);
+              score += f.pass_cost;
+              if (v.resident) {
+                v.scratch = f.own;
+                plan.bases_bytes += MsmBytes::table(v.count, point_bytes(id), split);
+                plan.msm_scratch_bytes += v.scratch;
+              } else if (v.count > 0) {
+                // Streamed vectors share one window MSM per group, sized for the largest of them.
+                std::size_t& window_scratch =
+                    id == BaseVectorId::kBG2 ? g2_window_scratch : g1_window_scratch;
+                window_scratch = std::max(window_scratch, f.own);
+                (id == BaseVectorId::kBG2 ? g2_streamed : g1_streamed) = true;
+                plan.upload_bytes_per_partition += v.bytes;
+                score += (id == BaseVectorId::kH ? 0.5 : 1.0) * double(v.bytes);
+              }
             }
-          }
-          // The endomorphism table's constructor copies h's bases into a buffer twice their size before it
-          // frees the given one: for a moment, h's bases three times (the workspace is not made yet).
-          const std::size_t endo_transient = endo ? plan.vector(BaseVectorId::kH).bytes : 0;
-          plan.msm_scratch_bytes += g1_window_scratch + g2_window_scratch;
-          plan.msm_scratch_bytes += std::max(workspace, endo_transient);
-          // Two window buffers per streamed group (one being filled while the other is computed on), and
-          // the loader's decoding scratch of one window of G2 points.
-          if (g1_streamed) plan.window_bytes += 2 * range * kG1Point;
-          if (g2_streamed) plan.window_bytes += 2 * std::min(range, shape.b_g2) * kG2Point;
-          if (g1_streamed || g2_streamed) plan.window_bytes += range * kG2Point;
-          if (on_device) {
-            plan.constraints_bytes = matrices;
-            // The witness, and the A and B MSMs' dense scalars gathered from it (into the MSM workspace's
-            // scalar buffer, one vector at a time).
-            plan.witness_bytes = witness + std::max(shape.a, shape.b_g1) * kFrBytes;
-            plan.upload_bytes_per_partition += shape.witness_count() * kFrBytes;
-            score += double(shape.witness_count() * kFrBytes);
-          } else {
-            plan.upload_bytes_per_partition += abc_bytes + host_scalar_bytes;
-            score += double(abc_bytes + host_scalar_bytes);
-          }
-          // (Ranges of 2^25 points and more are counted as 2^25: their overhead is lost in the arithmetic,
-          // and the ties between them go to the tables below.)
-          for (const VectorPlan& v : plan.vectors)
-            score += kRangeOverheadBytes *
-                     double(MsmBytes::ranges_of(v.count, std::min(range, std::size_t{1} << 25)));
-          plan.need = plan.bases_bytes + plan.h_step_bytes + plan.msm_scratch_bytes + plan.window_bytes +
-                      plan.constraints_bytes + plan.witness_bytes;
-          plan.cost = score;
-          plan.fits = plan.need <= request.budget;
-          if (subset == 0 && !on_device && (!have_smallest || plan.need < smallest.need)) {
-            smallest = plan;
-            have_smallest = true;
-          }
-          if (!plan.fits) continue;
-          // Ranges of 2^25 and more differ little (their bucket carry-over is a few percent of the work).
-          const int range_rank = -int(std::min(range_log, 25u));
-          const auto key = std::make_tuple(score, range_rank, endo ? 0 : 1, ~range);
-          if (!best_key || key < *best_key) {
-            best_key = key;
-            best = plan;
+            // The endomorphism table's constructor copies h's bases into a buffer twice their size before it
+            // frees the given one: for a moment, h's bases three times (the workspace is not made yet).
+            const std::size_t endo_transient = endo ? plan.vector(BaseVectorId::kH).bytes : 0;
+            plan.msm_scratch_bytes += g1_window_scratch + g2_window_scratch;
+            plan.msm_scratch_bytes += std::max(workspace + shared_buckets, endo_transient);
+            // Two window buffers per streamed group (one being filled while the other is computed on), and
+            // the loader's decoding scratch of one window of G2 points.
+            if (g1_streamed) plan.window_bytes += 2 * range * kG1Point;
+            if (g2_streamed) plan.window_bytes += 2 * std::min(range, shape.b_g2) * kG2Point;
+            if (g1_streamed || g2_streamed) plan.window_bytes += range * kG2Point;
+            if (on_device) {
+              plan.constraints_bytes = matrices;
+              // The witness, and the A and B MSMs' dense scalars gathered from it (into the MSM workspace's
+              // scalar buffer, one vector at a time).
+              plan.witness_bytes = witness + std::max(shape.a, shape.b_g1) * kFrBytes;
+              plan.upload_bytes_per_partition += shape.witness_count() * kFrBytes;
+              score += double(shape.witness_count() * kFrBytes);
+            } else {
+              plan.upload_bytes_per_partition += abc_bytes + host_scalar_bytes;
+              score += double(abc_bytes + host_scalar_bytes);
+            }
+            // (Ranges of 2^25 points and more are counted as 2^25: their overhead is lost in the arithmetic,
+            // and the ties between them go to the tables below.)
+            for (const VectorPlan& v : plan.vectors)
+              score += kRangeOverheadBytes *
+                       double(MsmBytes::ranges_of(v.count, std::min(range, std::size_t{1} << 25)));
+            plan.need = plan.bases_bytes + plan.h_step_bytes + plan.msm_scratch_bytes + plan.window_bytes +
+                        plan.constraints_bytes + plan.witness_bytes;
+            plan.cost = score;
+            plan.fits = plan.need <= request.budget;
+            if (subset == 0 && !on_device && (!have_smallest || plan.need < smallest.need)) {
+              smallest = plan;
+              have_smallest = true;
+            }
+            if (!plan.fits) continue;
+            // Ranges of 2^25 and more differ little (their bucket carry-over is a few percent of the work).
+            const int range_rank = -int(std::min(range_log, 25u));
+            const auto key = std::make_tuple(score, range_rank, endo ? 0 : 1, ~range, -int(sort_log));
+            if (!best_key || key < *best_key) {
+              best_key = key;
+              best = plan;
+            }
           }
         }
       }

@@ -33,7 +33,8 @@ struct VectorPlan {
   std::size_t count = 0;    // points
   std::size_t bytes = 0;    // device layout (G1 96 bytes, G2 192 bytes a point)
   bool resident = true;     // else streamed window by window for every MSM over it
-  std::size_t scratch = 0;  // its MSM's bucket scratch on the device (resident vectors)
+  std::size_t scratch = 0;  // what its resident Msm keeps of its own (the bucket state is shared)
+  std::size_t passes = 1;   // sort passes per range (windows in groups when sort_pairs limits them)
 };
 
 struct PlanRequest {
@@ -53,6 +54,9 @@ struct DevicePlan {
   // range (one bucket reduction per MSM). Streamed vectors are sent a range at a time (the window), double
   // buffered behind the arithmetic.
   std::size_t range = 0;
+  // Sorted pairs per pass of an MSM (0: no limit): a range whose windows need more sort scratch goes through
+  // its windows in groups (gpu/msm.hpp MsmOptions::max_sort_pairs), at the price of its digits per group.
+  std::size_t sort_pairs = 0;
   bool constraints_on_device = false;  // and the witness with them
   // Device bytes by part.
   std::size_t bases_bytes = 0, h_step_bytes = 0, msm_scratch_bytes = 0, window_bytes = 0,
@@ -73,9 +77,10 @@ struct DevicePlan {
 
 // The plan that moves the fewest bytes per partition over PCIe within request.budget: every subset of the
 // base vectors resident (h, whose MSM is compute-bound and hides its transfer, counts half), with or without
-// the constraint matrices, every range from 2^27 down to 2^16 points; ties go to the larger range, then the
-// endomorphism table. When nothing fits, `fits` is false and the plan is the smallest one (every vector
-// streamed, the smallest range, the constraints on the host).
+// the constraint matrices, every range from 2^27 down to 2^16 points, every sort pass from 2^33 pairs (no
+// limit at these sizes) down to 2^20; ties go to the larger range, then the endomorphism table. When nothing
+// fits, `fits` is false and the plan is the smallest one (every vector streamed, the smallest range, the
+// constraints on the host).
 DevicePlan plan_device_memory(const ProverShape& shape, const PlanRequest& request);
 
 // Host memory of a run (anonymous plus pinned; the page cache of the parameter file not counted).

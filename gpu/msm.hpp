@@ -41,6 +41,11 @@ struct MsmOptions {
   // Scalars per range (0: all at once). Each range's digits are sorted on their own, so the sort scratch is
   // that of a range, and its bucket sums are added to the earlier ranges': the buckets are reduced once.
   std::size_t max_range = 0;
+  // Sorted (bucket, point) pairs per pass (0: every window of a range in one pass). With less room than the
+  // windows of a range need, the windows go in groups: each group's digits are computed, sorted and added
+  // into its own buckets, which are then complete for that range, so the groups add no carry; only the
+  // digits are computed again per group.
+  std::size_t max_sort_pairs = 0;
 };
 
 // Time of each phase of the last call (device time by CUDA events, milliseconds).
@@ -56,12 +61,19 @@ struct MsmTimings {
 // storage; and the pinned chunks that host bases and scalars go through (64 MiB). Msm objects that never
 // run at the same time (the GPU prover's five) share one, so that the scratch is that of the largest MSM
 // instead of the sum of all of them, which would not fit beside the bases of a 32GiB sector on an H200.
+//
+// The bucket state of a run lives here too, as bytes (G1 and G2 buckets differ in size): the sums of every
+// bucket of every window, and for one pass the buckets' bounds, the chunks' partial runs and a later range's
+// complete runs. An Msm holds them only from the start of a run to its end, so the objects of a workspace
+// must run one after another, never at the same time.
 struct MsmWorkspace {
   std::optional<HostStaging> staging;  // made by the first upload from host memory
   DeviceBuffer<algebra::Fr> scalars;
   DeviceBuffer<uint32_t> ones_bitmap, ones_per_word, ones_offset, ones_index, tail_flag, tail_pos, tail_index;
   DeviceBuffer<uint32_t> keys_in, values_in, keys_out, values_out;
   DeviceBuffer<unsigned char> cub_temp;
+  DeviceBuffer<uint32_t> bucket_start, bucket_end;
+  DeviceBuffer<unsigned char> bucket_sums, range_sums, partial_first, partial_last;
 };
 
 // The base tables an Msm keeps on the device.
@@ -133,9 +145,10 @@ class Msm {
   static DeviceAffine to_device(const Affine& p);
 
   // Upper bounds, in device bytes, for planning before any allocation: an Msm over `count` bases (the
-  // base tables and its own scratch), and the MsmWorkspace of runs on up to `count` scalars. Both assume
-  // every scalar is outside the 0/1 split (random scalars: the most scratch).
-  // With options.max_range, the bounds of an MSM run in ranges (gpu/msm_shape.hpp MsmBytes).
+  // base tables and its own scratch), and the MsmWorkspace of runs on up to `count` scalars (its scratch and
+  // bucket state). Both assume every scalar is outside the 0/1 split (random scalars: the most scratch).
+  // With options.max_range and max_sort_pairs, the bounds of an MSM run in ranges and passes
+  // (gpu/msm_shape.hpp MsmBytes).
   static std::size_t device_bytes_bound(std::size_t count, MsmTables tables = MsmTables::kBases,
                                         const MsmOptions& options = {});
   static std::size_t workspace_bytes_bound(std::size_t count, MsmTables tables = MsmTables::kBases,

@@ -106,17 +106,23 @@ __global__ void __launch_bounds__(NT)
 
 // --- Pippenger ------------------------------------------------------------------------------------
 
+// Windows [begin, end) of a pass (MsmOptions::max_sort_pairs): their digits are written, window `begin` at
+// keys[0]; the windows below are still walked for their carries.
+struct PassWindows {
+  unsigned begin, end;
+};
+
 // Signed digits of one scalar (limbs: 32-bit, little-endian, zero above its bits and one limb past them)
-// for every window, as sorted-pair keys and values at keys[w * stride + pos]. Digit d of window w (width b)
-// lies in [-2^(b-1), 2^(b-1)]; bucket |d| - 1; d = 0 gets the key 2^(c-1) (one past the last bucket of a
-// full window), which sorts after every bucket and is skipped.
+// for the pass's windows, as sorted-pair keys and values at keys[(w - pass.begin) * stride + pos]. Digit d
+// of window w (width b) lies in [-2^(b-1), 2^(b-1)]; bucket |d| - 1; d = 0 gets the key 2^(c-1) (one past
+// the last bucket of a full window), which sorts after every bucket and is skipped.
 __device__ __forceinline__ void write_digits(const uint32_t* limbs, const WindowLayout& layout,
-                                             uint32_t point, uint32_t* __restrict__ keys,
+                                             PassWindows pass, uint32_t point, uint32_t* __restrict__ keys,
                                              uint32_t* __restrict__ values, std::size_t stride,
                                              std::size_t pos) {
   const uint32_t zero_key = 1u << (layout.c - 1);
   uint32_t carry = 0;
-  for (unsigned w = 0; w < layout.windows; ++w) {
+  for (unsigned w = 0; w < pass.end; ++w) {
     const unsigned bit = layout.offset(w), width = layout.width(w);  // inside the scalar's bits
     const uint32_t half = 1u << (width - 1);
     const unsigned limb = bit >> 5, shift = bit & 31;
@@ -133,16 +139,18 @@ __device__ __forceinline__ void write_digits(const uint32_t* limbs, const Window
       key = raw ? raw - 1 : zero_key;
       value = point;
     }
-    keys[w * stride + pos] = key;
-    values[w * stride + pos] = value;
+    if (w >= pass.begin) {
+      keys[(w - pass.begin) * stride + pos] = key;
+      values[(w - pass.begin) * stride + pos] = value;
+    }
   }
 }
 
-// The digits of every (tail) scalar. Whole scalars: m pairs per window, pair i for point index[i]. Split
-// scalars (phi_offset != 0, k = k1 + k2 lambda): 2m pairs per window, pair i for k1 and point index[i],
-// pair m + i for k2 and its phi(P), at phi_offset + index[i] in the bases.
+// The digits of every (tail) scalar in the pass's windows. Whole scalars: m pairs per window, pair i for
+// point index[i]. Split scalars (phi_offset != 0, k = k1 + k2 lambda): 2m pairs per window, pair i for k1
+// and point index[i], pair m + i for k2 and its phi(P), at phi_offset + index[i] in the bases.
 __global__ void digits_kernel(const DevFr* __restrict__ scalars, const uint32_t* __restrict__ index,
-                              uint32_t m, WindowLayout layout, uint32_t phi_offset,
+                              uint32_t m, WindowLayout layout, PassWindows pass, uint32_t phi_offset,
                               uint32_t* __restrict__ keys, uint32_t* __restrict__ values) {
   uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= m) return;
@@ -153,7 +161,7 @@ __global__ void digits_kernel(const DevFr* __restrict__ scalars, const uint32_t*
 #pragma unroll
     for (int j = 0; j < 8; ++j) limbs[j] = s.v[j];
     limbs[8] = 0;
-    write_digits(limbs, layout, point, keys, values, m, i);
+    write_digits(limbs, layout, pass, point, keys, values, m, i);
     return;
   }
   uint64_t k[4], k1[2], k2[2];
@@ -169,7 +177,8 @@ __global__ void digits_kernel(const DevFr* __restrict__ scalars, const uint32_t*
     limbs[1] = uint32_t(h[0] >> 32);
     limbs[2] = uint32_t(h[1]);
     limbs[3] = uint32_t(h[1] >> 32);
-    write_digits(limbs, layout, half ? phi_offset + point : point, keys, values, stride, half ? m + i : i);
+    write_digits(limbs, layout, pass, half ? phi_offset + point : point, keys, values, stride,
+                 half ? m + i : i);
   }
 }
 
@@ -365,14 +374,18 @@ struct Msm<Cfg>::Impl {
   MsmTimings timings;
   Event ev[8];
 
-  // Scratch, grown on demand and kept across calls: the group-agnostic part in the workspace (shared
-  // with other Msm objects when the constructor was given one), the per-bucket part here.
+  // Scratch, grown on demand and kept across calls: the sort scratch and the bucket state in the workspace
+  // (shared with other Msm objects when the constructor was given one), the small rest here.
   std::shared_ptr<MsmWorkspace> ws;
-  DeviceBuffer<uint32_t> start, end, heavy_list, heavy_count;
-  DeviceBuffer<Xyzz<F>> bucket_sums, partial_first, partial_last, window_sums, ones_partial, ones_total;
+  DeviceBuffer<uint32_t> heavy_list, heavy_count;
+  DeviceBuffer<Xyzz<F>> window_sums, ones_partial, ones_total;
   DeviceBuffer<Xyzz<F>> ones_totals;  // one sum of the bases of ones per range
-  DeviceBuffer<Xyzz<F>> range_sums;   // a later range's complete runs, before they are carried over
   DeviceBuffer<unsigned long long> tail_counter;
+  // This run's bucket state, in the workspace (ensure_bucket_buffers): the sums of every bucket of every
+  // window; for one pass, the buckets' bounds, the chunks' partial runs and a later range's complete runs.
+  Xyzz<F>* bucket_sums = nullptr;
+  uint32_t *start = nullptr, *end = nullptr;
+  Xyzz<F>*partial_first = nullptr, *partial_last = nullptr, *range_sums = nullptr;
   // Streaming (run with a BaseLoader): the second window buffer, the copy stream and its events.
   DeviceBuffer<DevAffine<F>> second_window;
   Stream copy_stream;
@@ -384,6 +397,12 @@ struct Msm<Cfg>::Impl {
   }
 
   void cub_ensure(std::size_t bytes) { ws->cub_temp.ensure(std::max<std::size_t>(bytes, 1)); }
+  // `count` elements of T in a workspace byte buffer (grown on demand; old contents discarded on growth).
+  template <class T>
+  static T* typed(DeviceBuffer<unsigned char>& raw, std::size_t count) {
+    raw.ensure(std::max<std::size_t>(count, 1) * sizeof(T));
+    return reinterpret_cast<T*>(raw.data());
+  }
 
   // Room for the bases and, with the endomorphism table, as many again (the sorted pairs' values hold
   // base indices below 2^31).
@@ -492,12 +511,17 @@ struct Msm<Cfg>::Impl {
       ev[2].record(s);
       timings.ones_count += classes.ones;
       timings.tail_count += classes.tail.count;
-      // 2. Pippenger over the tail: signed digits sorted by bucket, bucket sums added to the carried ones.
+      // 2. Pippenger over the tail: signed digits sorted by bucket, bucket sums added to the carried ones;
+      // the windows in passes of at most opt.max_sort_pairs pairs, each pass into its windows' buckets.
       if (classes.tail.count > 0) {
         const PippengerShape shape = whole.for_range(classes.tail.count, split_scalars);
-        ensure_bucket_buffers(whole, shape);
-        sort_digits_by_bucket(scalars, classes.tail, shape, s);
-        accumulate_buckets(whole, shape, range_bases, carry, s);
+        const unsigned per_pass = shape.windows_per_pass(opt.max_sort_pairs);
+        ensure_bucket_buffers(whole, shape, per_pass, ranges > 1);
+        for (unsigned w = 0; w < shape.layout.windows; w += per_pass) {
+          const PassWindows pass{w, std::min(w + per_pass, shape.layout.windows)};
+          sort_digits_by_bucket(scalars, classes.tail, shape, pass, s);
+          accumulate_buckets(shape, pass, range_bases, carry, s);
+        }
         carry = true;
       } else {
         ev[3].record(s);
@@ -630,31 +654,39 @@ struct Msm<Cfg>::Impl {
     CUDA_LAUNCH_OK();
   }
 
-  // The sorted pairs (workspace), the bucket bounds and sums and the partial runs (here), for `shape`.
-  void ensure_bucket_buffers(const PippengerShape& whole, const PippengerShape& shape) {
+  // The sorted pairs, the bucket sums of every window, and a pass's bucket bounds, partial runs and (ranged)
+  // complete runs, in the workspace for `shape` in passes of `per_pass` windows. The bucket sums' size is
+  // the whole MSM's, the same for every range, so they are never reallocated (and lost) within a run.
+  void ensure_bucket_buffers(const PippengerShape& whole, const PippengerShape& shape, unsigned per_pass,
+                             bool ranged) {
     const std::size_t all_buckets = std::size_t(whole.buckets) * whole.layout.windows;
-    const std::size_t all_chunks = shape.chunks * shape.layout.windows;
-    ws->keys_in.ensure(shape.pairs);
-    ws->values_in.ensure(shape.pairs);
-    ws->keys_out.ensure(shape.pairs);
-    ws->values_out.ensure(shape.pairs);
-    start.ensure(all_buckets);
-    end.ensure(all_buckets);
-    bucket_sums.ensure(all_buckets);
-    partial_first.ensure(all_chunks);
-    partial_last.ensure(all_chunks);
+    const std::size_t pass_buckets = std::size_t(whole.buckets) * per_pass;
+    const std::size_t pass_pairs = shape.per_window * per_pass;
+    const std::size_t pass_chunks = shape.chunks * per_pass;
+    ws->keys_in.ensure(pass_pairs);
+    ws->values_in.ensure(pass_pairs);
+    ws->keys_out.ensure(pass_pairs);
+    ws->values_out.ensure(pass_pairs);
+    ws->bucket_start.ensure(pass_buckets);
+    ws->bucket_end.ensure(pass_buckets);
+    start = ws->bucket_start.data();
+    end = ws->bucket_end.data();
+    bucket_sums = typed<Xyzz<F>>(ws->bucket_sums, all_buckets);
+    partial_first = typed<Xyzz<F>>(ws->partial_first, pass_chunks);
+    partial_last = typed<Xyzz<F>>(ws->partial_last, pass_chunks);
+    range_sums = ranged ? typed<Xyzz<F>>(ws->range_sums, pass_buckets) : nullptr;
   }
 
-  // The signed digits of the tail scalars as (bucket, point) pairs, window by window, sorted by bucket
-  // into ws->keys_out/values_out.
+  // The signed digits of the tail scalars in the pass's windows as (bucket, point) pairs, window by window,
+  // sorted by bucket into ws->keys_out/values_out.
   void sort_digits_by_bucket(const DevFr* scalars, const Tail& tail, const PippengerShape& shape,
-                             cudaStream_t s) {
+                             PassWindows pass, cudaStream_t s) {
     // Sorted pairs per window: one per tail scalar, or one per half of a split scalar.
     const uint32_t m32 = uint32_t(shape.per_window);
-    const unsigned c = shape.layout.c, windows = shape.layout.windows;
+    const unsigned c = shape.layout.c, windows = pass.end - pass.begin;
     const uint32_t phi_offset = split_scalars ? uint32_t(count) : 0;
     digits_kernel<<<uint32_t((tail.count + 127) / 128), 128, 0, s>>>(
-        scalars, tail.index, uint32_t(tail.count), shape.layout, phi_offset, ws->keys_in.data(),
+        scalars, tail.index, uint32_t(tail.count), shape.layout, pass, phi_offset, ws->keys_in.data(),
         ws->values_in.data());
     CUDA_LAUNCH_OK();
     ev[3].record(s);
@@ -672,33 +704,29 @@ struct Msm<Cfg>::Impl {
     ev[4].record(s);
   }
 
-  // Every bucket's sum into bucket_sums from the sorted pairs: the bounds of every bucket's run, the runs
-  // of every thread's chunk, then the buckets cut by chunk ends (few runs: fixup_kernel; many: a block
-  // each in heavy_fixup_kernel).
-  void accumulate_buckets(const PippengerShape& whole, const PippengerShape& shape,
-                          const DevAffine<F>* range_bases, bool carry, cudaStream_t s) {
-    (void)whole;
+  // The pass's buckets' sums into bucket_sums from the sorted pairs: the bounds of every bucket's run, the
+  // runs of every thread's chunk, then the buckets cut by chunk ends (few runs: fixup_kernel; many: a block
+  // each in heavy_fixup_kernel). The kernels see the pass's windows as windows 0, 1, ...
+  void accumulate_buckets(const PippengerShape& shape, PassWindows pass, const DevAffine<F>* range_bases,
+                          bool carry, cudaStream_t s) {
     const uint32_t m32 = uint32_t(shape.per_window);
-    const unsigned windows = shape.layout.windows;
+    const unsigned windows = pass.end - pass.begin;
     const uint32_t nb = shape.buckets, chunk = shape.chunk, chunks = uint32_t(shape.chunks);
-    const std::size_t pairs = shape.pairs;
-    CUDA_OK(cudaMemsetAsync(start.data(), 0, start.bytes(), s));
-    CUDA_OK(cudaMemsetAsync(end.data(), 0, end.bytes(), s));
+    const std::size_t pairs = std::size_t(m32) * windows;
+    const std::size_t all_buckets = std::size_t(nb) * windows;
+    Xyzz<F>* pass_sums = bucket_sums + std::size_t(pass.begin) * nb;
+    CUDA_OK(cudaMemsetAsync(start, 0, all_buckets * sizeof(uint32_t), s));
+    CUDA_OK(cudaMemsetAsync(end, 0, all_buckets * sizeof(uint32_t), s));
     bucket_bounds_kernel<<<uint32_t((pairs + 255) / 256), 256, 0, s>>>(ws->keys_out.data(), m32, windows, nb,
-                                                                       start.data(), end.data());
+                                                                       start, end);
     CUDA_LAUNCH_OK();
     const std::size_t threads = std::size_t(chunks) * windows;
     // The first range writes the bucket sums; later ones write their complete runs apart, carried by fixup.
-    Xyzz<F>* complete_runs = bucket_sums.data();
-    if (carry) {
-      range_sums.ensure(std::size_t(nb) * windows);
-      complete_runs = range_sums.data();
-    }
+    Xyzz<F>* complete_runs = carry ? range_sums : pass_sums;
     accumulate_kernel<F><<<uint32_t((threads + 127) / 128), 128, 0, s>>>(
-        ws->keys_out.data(), ws->values_out.data(), m32, windows, nb, chunk, chunks, start.data(), end.data(),
-        range_bases, complete_runs, partial_first.data(), partial_last.data());
+        ws->keys_out.data(), ws->values_out.data(), m32, windows, nb, chunk, chunks, start, end, range_bases,
+        complete_runs, partial_first, partial_last);
     CUDA_LAUNCH_OK();
-    const std::size_t all_buckets = std::size_t(nb) * windows;
     // At most this many buckets can be cut into more than kMaxSerial runs.
     constexpr uint32_t kMaxSerial = 16;
     const std::size_t heavy_bound = pairs / (std::size_t(kMaxSerial - 1) * chunk) + 1;
@@ -706,12 +734,12 @@ struct Msm<Cfg>::Impl {
     heavy_count.ensure(1);
     heavy_count.zero(s);
     fixup_kernel<F><<<uint32_t((all_buckets + 127) / 128), 128, 0, s>>>(
-        nb, windows, chunk, chunks, start.data(), end.data(), partial_first.data(), partial_last.data(),
-        bucket_sums.data(), kMaxSerial, heavy_list.data(), heavy_count.data(), carry, complete_runs);
+        nb, windows, chunk, chunks, start, end, partial_first, partial_last, pass_sums, kMaxSerial,
+        heavy_list.data(), heavy_count.data(), carry, complete_runs);
     CUDA_LAUNCH_OK();
     heavy_fixup_kernel<F, NT><<<uint32_t(std::min<std::size_t>(heavy_bound, all_buckets)), NT, 0, s>>>(
-        nb, chunk, chunks, start.data(), end.data(), partial_first.data(), partial_last.data(),
-        bucket_sums.data(), heavy_list.data(), heavy_count.data(), carry);
+        nb, chunk, chunks, start, end, partial_first, partial_last, pass_sums, heavy_list.data(),
+        heavy_count.data(), carry);
     CUDA_LAUNCH_OK();
     ev[5].record(s);
   }
@@ -721,7 +749,7 @@ struct Msm<Cfg>::Impl {
   std::vector<Xyzz<F>> reduce_windows(const PippengerShape& shape, cudaStream_t s) {
     const unsigned windows = shape.layout.windows;
     window_sums.ensure(windows);
-    reduction.run(bucket_sums.data(), shape.buckets, shape.layout, window_sums.data(), s);
+    reduction.run(bucket_sums, shape.buckets, shape.layout, window_sums.data(), s);
     std::vector<Xyzz<F>> host_window_sums(windows);
     CUDA_OK(cudaMemcpyAsync(host_window_sums.data(), window_sums.data(), windows * sizeof(Xyzz<F>),
                             cudaMemcpyDeviceToHost, s));
@@ -763,13 +791,17 @@ template <class Cfg>
 std::size_t Msm<Cfg>::device_bytes_bound(std::size_t count, MsmTables tables, const MsmOptions& options) {
   const bool split = tables == MsmTables::kEndomorphism;
   return Impl::table_entries(count, tables) * sizeof(DeviceAffine) +
-         MsmBytes::buckets(count, options.max_range, sizeof(DeviceAffine), split, options.max_window_bits);
+         MsmBytes::own(count, options.max_range, sizeof(DeviceAffine), split, options.max_window_bits,
+                       options.max_sort_pairs);
 }
 
 template <class Cfg>
 std::size_t Msm<Cfg>::workspace_bytes_bound(std::size_t count, MsmTables tables, const MsmOptions& options) {
-  return MsmBytes::workspace(count, options.max_range, tables == MsmTables::kEndomorphism,
-                             options.max_window_bits);
+  const bool split = tables == MsmTables::kEndomorphism;
+  return MsmBytes::workspace(count, options.max_range, split, options.max_window_bits,
+                             options.max_sort_pairs) +
+         MsmBytes::shared_buckets(count, options.max_range, sizeof(DeviceAffine), split,
+                                  options.max_window_bits, options.max_sort_pairs);
 }
 
 template <class Cfg>

@@ -118,49 +118,76 @@ struct PippengerShape {
     return PippengerShape(split ? 2 * range_tail : range_tail, layout.c,
                           split ? kHalfScalarBits : kWholeScalarBits);
   }
+  // Windows sorted and accumulated in one pass when a pass may hold at most `max_pairs` sorted pairs (0: no
+  // limit): the windows go in groups, each group's digits computed, sorted and added into its buckets before
+  // the next group's (MsmOptions::max_sort_pairs). At least one window per pass.
+  unsigned windows_per_pass(std::size_t max_pairs) const {
+    if (max_pairs == 0 || per_window == 0) return layout.windows;
+    return unsigned(std::clamp<std::size_t>(max_pairs / per_window, 1, layout.windows));
+  }
 };
 
-// Device bytes of an MSM's parts, for plans made before any allocation. Both assume every scalar is outside
+// Device bytes of an MSM's parts, for plans made before any allocation. All assume every scalar is outside
 // the 0/1 split (random scalars: the most scratch). `point_bytes`: one affine base in the device layout (G1
-// 96, G2 192); a bucket in XYZZ coordinates is twice that.
+// 96, G2 192); a bucket in XYZZ coordinates is twice that. `range`: scalars per range (0: one range);
+// `sort_pairs`: sorted pairs per pass (0: every window in one pass).
 struct MsmBytes {
   static std::size_t ranges_of(std::size_t count, std::size_t range) {
     return range ? std::max<std::size_t>(1, (count + range - 1) / range) : 1;
+  }
+  // The whole MSM's layout and that of its largest range, as Msm chooses them.
+  struct Shapes {
+    PippengerShape whole, one;
+    unsigned pass_windows;  // windows per sort pass
+    bool ranged;
+  };
+  static Shapes shapes(std::size_t count, std::size_t range, bool split, unsigned max_bits,
+                       std::size_t sort_pairs) {
+    const std::size_t n = range ? std::min(range, count) : count;
+    const std::size_t ranges = ranges_of(count, n);
+    const PippengerShape whole = PippengerShape::for_tail(count, split, 0, max_bits, ranges);
+    const PippengerShape one = whole.for_range(n, split);
+    return {whole, one, one.windows_per_pass(sort_pairs), ranges > 1};
   }
   // The base table: the bases, and as many again for the endomorphism table.
   static std::size_t table(std::size_t count, std::size_t point_bytes, bool endomorphism) {
     return (endomorphism ? 2 : 1) * count * point_bytes;
   }
-  // What one Msm object keeps besides its table, sized for an MSM of up to `count` scalars run in ranges of
-  // up to `range` scalars (0: one range): bucket sums, their bounds, the partial runs of one range, the
-  // bucket reduction's segments, the heavy-bucket list and the small sums.
-  static std::size_t buckets(std::size_t count, std::size_t range, std::size_t point_bytes, bool split,
-                             unsigned max_bits = 22) {
-    const std::size_t n = range ? std::min(range, count) : count;
-    const PippengerShape whole = PippengerShape::for_tail(count, split, 0, max_bits, ranges_of(count, n));
-    const PippengerShape one = whole.for_range(n, split);
-    const std::size_t xyzz = 2 * point_bytes;
-    const std::size_t all_buckets = std::size_t(whole.buckets) * whole.layout.windows;
-    const bool ranged = ranges_of(count, n) > 1;
-    return all_buckets * (xyzz + 2 * sizeof(uint32_t))   // sums, bounds
-           + (ranged ? all_buckets * xyzz : 0)           // a later range's complete runs
-           + 2 * one.chunks * one.layout.windows * xyzz  // partial runs
-           + all_buckets / 4 * xyzz                      // reduction segments (8 buckets or more each)
-           + one.pairs / 8 * sizeof(uint32_t)            // heavy buckets
-           + (std::size_t{8} << 20);                     // the 0/1 split's partial sums, window sums
+  // What one Msm object keeps of its own: the bucket reduction's segments, the heavy-bucket list of a pass
+  // and the small sums (the 0/1 split's partial sums, the window sums).
+  static std::size_t own(std::size_t count, std::size_t range, std::size_t point_bytes, bool split,
+                         unsigned max_bits = 22, std::size_t sort_pairs = 0) {
+    const Shapes s = shapes(count, range, split, max_bits, sort_pairs);
+    const std::size_t all_buckets = std::size_t(s.whole.buckets) * s.whole.layout.windows;
+    return all_buckets / 4 * 2 * point_bytes  // reduction segments (8 buckets or more)
+           + s.one.per_window * s.pass_windows / 8 * sizeof(uint32_t)  // heavy buckets
+           + (std::size_t{8} << 20);
   }
-  // The scratch shared by the Msm objects of one workspace (gpu/msm.hpp MsmWorkspace) for ranges of up to
-  // `range` scalars of an MSM of `count`: the sorted pairs in and out, the 0/1 split's arrays, the scalars of
-  // host runs, CUB's sort of one window.
-  static std::size_t workspace(std::size_t count, std::size_t range, bool split, unsigned max_bits = 22) {
+  // The bucket state of the Msm objects of one workspace (gpu/msm.hpp MsmWorkspace), which run one after
+  // another: the bucket sums of every window, and for one pass the buckets' bounds, the partial runs and
+  // (ranged) the pass's complete runs before they are added to the carried sums.
+  static std::size_t shared_buckets(std::size_t count, std::size_t range, std::size_t point_bytes, bool split,
+                                    unsigned max_bits = 22, std::size_t sort_pairs = 0) {
+    const Shapes s = shapes(count, range, split, max_bits, sort_pairs);
+    const std::size_t xyzz = 2 * point_bytes;
+    const std::size_t all_buckets = std::size_t(s.whole.buckets) * s.whole.layout.windows;
+    const std::size_t pass_buckets = std::size_t(s.whole.buckets) * s.pass_windows;
+    return all_buckets * xyzz                           // sums
+           + pass_buckets * 2 * sizeof(uint32_t)        // bounds
+           + (s.ranged ? pass_buckets * xyzz : 0)       // a later range's complete runs
+           + 2 * s.one.chunks * s.pass_windows * xyzz;  // partial runs
+  }
+  // The group-agnostic scratch of one workspace: the sorted pairs in and out of one pass, the 0/1 split's
+  // arrays, the scalars of host runs, CUB's sort of one window.
+  static std::size_t workspace(std::size_t count, std::size_t range, bool split, unsigned max_bits = 22,
+                               std::size_t sort_pairs = 0) {
     const std::size_t n = range ? std::min(range, count) : count;
-    const PippengerShape whole = PippengerShape::for_tail(count, split, 0, max_bits, ranges_of(count, n));
-    const PippengerShape one = whole.for_range(n, split);
-    return 4 * one.pairs * sizeof(uint32_t)         // sorted pairs, in and out
-           + 4 * n * sizeof(uint32_t)               // ones_index, tail_flag, tail_pos, tail_index
-           + 3 * (n / 32 + 1) * sizeof(uint32_t)    // bitmap words and their counts
-           + n * 32                                 // scalars of host runs (Fr)
-           + one.per_window * 2 * sizeof(uint32_t)  // CUB's sort of one window (its double buffer)
+    const Shapes s = shapes(count, range, split, max_bits, sort_pairs);
+    return 4 * s.one.per_window * s.pass_windows * sizeof(uint32_t)  // sorted pairs, in and out
+           + 4 * n * sizeof(uint32_t)                 // ones_index, tail_flag, tail_pos, tail_index
+           + 3 * (n / 32 + 1) * sizeof(uint32_t)      // bitmap words and their counts
+           + n * 32                                   // scalars of host runs (Fr)
+           + s.one.per_window * 2 * sizeof(uint32_t)  // CUB's sort of one window
            + (std::size_t{16} << 20);
   }
 };

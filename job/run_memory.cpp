@@ -123,6 +123,7 @@ nlohmann::ordered_json device_plan_json(const gpu::DevicePlan& plan) {
   j["need_bytes"] = plan.need;
   j["fits"] = plan.fits;
   j["range"] = plan.range;
+  j["sort_pairs"] = plan.sort_pairs;
   j["constraints_on_device"] = plan.constraints_on_device;
   j["upload_bytes_per_partition"] = plan.upload_bytes_per_partition;
   j["h_endomorphism"] = plan.h_endomorphism;
@@ -131,7 +132,8 @@ nlohmann::ordered_json device_plan_json(const gpu::DevicePlan& plan) {
     j["vectors"].push_back(nlohmann::ordered_json{{"name", gpu::base_vector_name(v.id)},
                                                   {"count", v.count},
                                                   {"bytes", v.bytes},
-                                                  {"resident", v.resident}});
+                                                  {"resident", v.resident},
+                                                  {"sort_passes", v.passes}});
   j["parts"] = {{"bases", plan.bases_bytes},
                 {"h_step", plan.h_step_bytes},
                 {"msm_scratch", plan.msm_scratch_bytes},

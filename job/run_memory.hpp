@@ -49,8 +49,8 @@ RunMemoryPlan plan_run_memory(const std::string& sector_size, const gpu::ProverS
                               const RunMemoryRequest& request);
 
 // The plans as `cuzk prove --dry-run --json` prints them and the run report records them ("memory_plan"):
-// {"budget_bytes", "need_bytes", "fits", "range", "constraints_on_device", "upload_bytes_per_partition",
-// "vectors": [{"name", "count", "bytes", "resident"}, ...]} and {"synthesis_workers", "partitions_alive",
+// {"budget_bytes", "need_bytes", "fits", "range", "sort_pairs" (0: no limit), "constraints_on_device",
+// "upload_bytes_per_partition", "vectors": [{"name", "count", "bytes", "resident", "sort_passes"}, ...]} and {"synthesis_workers", "partitions_alive",
 // "per_partition_bytes", "pinned_bytes", "total", "available", "fits", ...}.
 nlohmann::ordered_json device_plan_json(const gpu::DevicePlan& plan);
 nlohmann::ordered_json host_plan_json(const gpu::HostPlan& plan);

@@ -358,6 +358,51 @@ TEST_P(GpuMsmG1Tables, RangesGiveTheSameSum) {
   }
 }
 
+// MsmOptions::max_sort_pairs: windows sorted and accumulated in groups (passes) give the same sum as all
+// windows at once: one window per pass (any limit below a window's pairs), groups that divide the windows and
+// groups that do not, alone and with ranges whose bucket sums carry over, host and device scalars.
+TEST_P(GpuMsmG1Tables, SortPassesGiveTheSameSum) {
+  CUZK_REQUIRE_GPU();
+  auto rng = test::seeded_rng("GpuMsmG1.SortPasses");
+  const std::size_t n = 5000;
+  auto bases = make_points<algebra::G1Config>(n, rng, true);
+  gpu::G1Msm msm(bases, nullptr, GetParam());
+  for (Kind kind : {Kind::kRandom, Kind::kWitness, Kind::kOnes}) {
+    std::vector<Fr> s = make_scalars(n, kind, rng);
+    const algebra::G1 want = groth16::msm_g1(bases, s);
+    for (std::size_t pairs : {std::size_t{1}, std::size_t{6000}, std::size_t{20000}, std::size_t{50000}}) {
+      for (std::size_t range : {std::size_t{0}, std::size_t{1024}}) {
+        gpu::MsmOptions opt;
+        opt.max_range = range;
+        opt.max_sort_pairs = pairs;
+        ASSERT_EQ(msm.run(s, opt), want)
+            << "pairs " << pairs << " range " << range << " scalars " << kind_name(kind);
+        const gpu::DeviceBuffer<Fr> d_scalars = device_copy(s);
+        ASSERT_EQ(msm.run_device(d_scalars.data(), n, opt), want)
+            << "device scalars, pairs " << pairs << " range " << range << " scalars " << kind_name(kind);
+      }
+    }
+  }
+}
+
+TEST(GpuMsmG2, SortPassesGiveTheSameSum) {
+  CUZK_REQUIRE_GPU();
+  auto rng = test::seeded_rng("GpuMsmG2.SortPasses");
+  const std::size_t n = 2000;
+  auto bases = make_points<algebra::G2Config>(n, rng, true);
+  gpu::G2Msm msm(bases);
+  std::vector<Fr> s = make_scalars(n, Kind::kWitness, rng);
+  const algebra::G2 want = groth16::msm_g2(bases, s);
+  for (std::size_t pairs : {std::size_t{1}, std::size_t{5000}}) {
+    for (std::size_t range : {std::size_t{0}, std::size_t{700}}) {
+      gpu::MsmOptions opt;
+      opt.max_range = range;
+      opt.max_sort_pairs = pairs;
+      ASSERT_EQ(msm.run(s, opt), want) << "pairs " << pairs << " range " << range;
+    }
+  }
+}
+
 // Msm::run_streamed: bases that stay in host memory, loaded a window at a time into two window buffers on
 // a copy stream, give the same sum as resident bases: windows that divide the count and that do not,
 // ranges smaller than the window, host and device scalars, G1 and G2.
@@ -386,6 +431,7 @@ void check_streamed(const char* name) {
       for (std::size_t range : {std::size_t{0}, std::size_t{333}}) {
         gpu::MsmOptions opt;
         opt.max_range = range;
+        opt.max_sort_pairs = range ? 1000 : 0;  // a ranged run sorts its windows in passes too
         loads = 0;
         ASSERT_EQ(msm.run_streamed(s, load, opt), want)
             << name << " window " << window << " range " << range << " scalars " << kind_name(kind);
@@ -433,4 +479,37 @@ TEST(GpuMsm, MemoryBoundsCoverARangedRun) {
   EXPECT_LE(used, bound + kSlack) << "used " << used << " bytes, bound " << bound;
   std::printf("  ranged n 2^20 in 2^16: %.1f MiB used, bound %.1f MiB\n", double(used) / (1 << 20),
               double(bound) / (1 << 20));
+}
+
+// The bounds of an MSM run in ranges and sort passes cover what it allocates, and the passes make them
+// smaller than those of the same ranges in one pass (what the planner buys with a pass).
+TEST(GpuMsm, MemoryBoundsCoverAPassedRun) {
+  CUZK_REQUIRE_GPU();
+  auto rng = test::seeded_rng("GpuMsm.PassedBounds");
+  constexpr std::size_t kSlack = std::size_t{64} << 20;
+  const std::size_t n = std::size_t{1} << 20;
+  gpu::MsmOptions opt;
+  opt.max_range = std::size_t{1} << 18;
+  const std::size_t one_pass = gpu::G1Msm::device_bytes_bound(n, gpu::MsmTables::kBases, opt) +
+                               gpu::G1Msm::workspace_bytes_bound(n, gpu::MsmTables::kBases, opt);
+  opt.max_sort_pairs = std::size_t{1} << 19;
+  auto bases = make_points<algebra::G1Config>(n, rng, false);
+  std::vector<Fr> s = make_scalars(n, Kind::kRandom, rng);
+  CUDA_OK(cudaDeviceSynchronize());
+  std::size_t free_before = 0, free_after = 0, total = 0;
+  CUDA_OK(cudaMemGetInfo(&free_before, &total));
+  {
+    auto workspace = std::make_shared<gpu::MsmWorkspace>();
+    gpu::G1Msm msm(bases, workspace);
+    ASSERT_EQ(msm.run(s, opt), groth16::msm_g1(bases, s));
+    CUDA_OK(cudaMemGetInfo(&free_after, &total));
+  }
+  const std::size_t used = free_before - free_after;
+  const std::size_t bound = gpu::G1Msm::device_bytes_bound(n, gpu::MsmTables::kBases, opt) +
+                            gpu::G1Msm::workspace_bytes_bound(n, gpu::MsmTables::kBases, opt);
+  EXPECT_LE(used, bound + kSlack) << "used " << used << " bytes, bound " << bound;
+  EXPECT_LT(bound, one_pass) << "passes of 2^19 pairs need less than one pass of a 2^18 range";
+  std::printf(
+      "  n 2^20 in ranges of 2^18, passes of 2^19 pairs: %.1f MiB used, bound %.1f MiB (one pass %.1f)\n",
+      double(used) / (1 << 20), double(bound) / (1 << 20), double(one_pass) / (1 << 20));
 }
