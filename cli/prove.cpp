@@ -200,6 +200,9 @@ class ProveRun {
     options.keep_going = f_.keep_going;
     if (f_.no_verify) spdlog::warn("--no-verify: proofs are written without being verified first");
     options.progress = [this](const std::string& m) { on_step(m); };
+    options.inputs_checked = [this](const std::map<std::string, unsigned>& partitions_by_c1) {
+      on_inputs_checked(partitions_by_c1);
+    };
     options.partition_proven = [this](const std::string& c1, unsigned, unsigned partitions) {
       on_partition_proven(c1, partitions);
     };
@@ -209,6 +212,7 @@ class ProveRun {
     // fifth input before the first is proven).
     options.sector_failed = [this](const job::SectorFailure& failure) {
       if (!first_failure_ || failure.input_index < first_failure_->input_index) first_failure_ = failure;
+      on_sector_failed(failure.c1_path);
     };
     return options;
   }
@@ -219,38 +223,70 @@ class ProveRun {
 
   void on_step(const std::string& message) {
     if (message.starts_with("parsing ")) ++sectors_started_;
-    // On a terminal the step shows on the live line; in a log it stays a line
+    // The step shows on the live line and at the end of each progress log line; in a log it is also a line
     // of its own.
-    if (live()) {
+    // (The up-front checks go over every input before the first sector starts.)
+    progress_.set_detail(message.starts_with("checking ")
+                             ? message
+                             : fmt::format("sector {}/{}: {}",
+                                           std::max<std::size_t>(sectors_started_.load(), 1), inputs_,
+                                           message));
+    if (live())
       spdlog::debug("{}", message);
-      progress_.set_detail(fmt::format("sector {}/{}: {}", std::max<std::size_t>(sectors_started_.load(), 1),
-                                       inputs_, message));
-    } else {
+    else
       spdlog::info("{}", message);
-    }
+  }
+
+  // The total is every checked input's partitions, known before the first synthesis.
+  void on_inputs_checked(const std::map<std::string, unsigned>& partitions_by_c1) {
+    std::lock_guard lock(counts_mutex_);
+    partitions_of_ = partitions_by_c1;
+    totals_known_ = true;
+    progress_.set_total(total_locked());
   }
 
   void on_partition_proven(const std::string& c1, unsigned partitions) {
     std::lock_guard lock(counts_mutex_);
     partitions_of_[c1] = partitions;
-    // Inputs not parsed yet are counted with this sector's partitions (a run is
-    // usually one size).
-    std::uint64_t total = 0;
-    for (const auto& [path, n] : partitions_of_) total += n;
-    total += std::uint64_t(inputs_ - std::min(inputs_, partitions_of_.size())) * partitions;
-    progress_.set_total(total);
+    ++proven_of_[c1];
+    progress_.set_total(total_locked());
     progress_.update(++partitions_done_);
+  }
+
+  // A failed sector's partitions not proven leave the total: the ETA is that of the work still to do.
+  void on_sector_failed(const std::string& c1) {
+    std::lock_guard lock(counts_mutex_);
+    failed_.insert(c1);
+    progress_.set_total(total_locked());
+  }
+
+  std::uint64_t total_locked() const {
+    std::uint64_t total = 0;
+    for (const auto& [path, n] : partitions_of_) {
+      auto proven = proven_of_.find(path);
+      total += failed_.contains(path) ? (proven == proven_of_.end() ? 0 : proven->second) : n;
+    }
+    // Before the checks are done, inputs not parsed yet are counted with the last sector's partitions (a run
+    // is usually one size).
+    if (!totals_known_ && !partitions_of_.empty())
+      total +=
+          std::uint64_t(inputs_ - std::min(inputs_, partitions_of_.size())) * partitions_of_.rbegin()->second;
+    return total;
   }
 
   void on_sector_done(const job::SectorReport& s) {
     done_.push_back(s);
     // Result lines as each sector is written: a script can move the proof on
     // while the next is proven.
+    // On a terminal the live line is erased first (stdout and stderr share the screen), so that a result line
+    // copied from it is the result alone, and drawn again after.
+    progress_.suspend();
     if (f_.json)
       std::printf("%s\n", proven_record(s).c_str());
     else
       std::printf("%s %s\n", s.sector.c_str(), s.proof_hex.c_str());
     std::fflush(stdout);
+    progress_.resume();
     spdlog::info("{}: {} partition(s) of {} proven in {:.2f} s{} -> {}", s.c1_path, s.partitions,
                  s.proof_type, s.total.wall_s, s.verified ? ", verified" : "", s.proof_path);
     for (const auto& [phase, t] : s.phases)
@@ -366,6 +402,9 @@ class ProveRun {
   LiveLineLogging live_logging_;
   std::mutex counts_mutex_;
   std::map<std::string, unsigned> partitions_of_;  // inputs whose partition count is known
+  std::map<std::string, unsigned> proven_of_;      // partitions proven per input
+  std::set<std::string> failed_;                   // inputs that failed
+  bool totals_known_ = false;                      // every checked input is in partitions_of_
   std::uint64_t partitions_done_ = 0;
   std::atomic<std::size_t> sectors_started_ = 0;  // read by both stages' threads
   std::vector<job::SectorReport> done_;

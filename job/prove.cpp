@@ -718,6 +718,12 @@ RunReport prove_c1_files(const std::vector<std::string>& c1_paths, const ProveOp
   const std::vector<CheckedInput> checked = check_inputs(c1_paths, given, store, failures);
   std::vector<std::size_t> to_prove;  // indices into c1_paths
   for (const CheckedInput& input : checked) to_prove.push_back(input.index);
+  if (given.inputs_checked) {
+    std::map<std::string, unsigned> partitions_by_c1;
+    for (const CheckedInput& input : checked)
+      partitions_by_c1[c1_paths[input.index]] = input.proof->partitions();
+    given.inputs_checked(partitions_by_c1);
+  }
   // Before any synthesis: a run that cannot fit in memory is refused now, not after an hour of synthesis
   // and a kill by the OOM killer, and --synthesis-workers auto becomes what fits.
   ProveOptions options = given;

@@ -121,6 +121,9 @@ struct ProveOptions {
   // Called from the proving stage when a partition is proven (`partitions`: the sector's count), and when
   // a sector's proof is written and its report complete (sectors come in input order).
   std::function<void(const std::string& c1_path, unsigned partition, unsigned partitions)> partition_proven;
+  // Called once the up-front checks are done (before any synthesis), with the partition count of every
+  // input that passed them: the run's total is known before its first partition is proven.
+  std::function<void(const std::map<std::string, unsigned>& partitions_by_c1)> inputs_checked;
   std::function<void(const SectorReport&)> sector_done;
   // Called when a sector fails, with keep_going or not, from the stage that found it (one call at a time),
   // as soon as it is found: possibly before earlier sectors are done. Without keep_going the run then ends
