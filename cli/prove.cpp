@@ -161,10 +161,6 @@ class ProveRun {
         live_logging_(progress_) {}
 
   void run() {
-    // Output paths first: a report or metrics file that cannot be written is
-    // found before hours of proving.
-    if (!f_.report.empty()) io::check_output_file(f_.report);
-    if (!f_.metrics_file.empty()) io::check_output_file(f_.metrics_file);
     job::ProveOptions options = options_from_flags();
     PhaseTimer run_timer;
     progress_.begin("proving", 0, "partitions");
@@ -172,6 +168,10 @@ class ProveRun {
                                 // lines during long partitions
     job::RunReport report;
     try {
+      // Output paths first: a report or metrics file that cannot be written is found before hours of
+      // proving, and the run ends with its records like any other failure.
+      if (!f_.report.empty()) io::check_output_file(f_.report);
+      if (!f_.metrics_file.empty()) io::check_output_file(f_.metrics_file);
       // Inside the try: a --gpu without a usable GPU is a failed run with its
       // records and metrics too.
       apply_job_flags(f_.job, options);
@@ -382,10 +382,17 @@ class ProveRun {
       outcome.partitions_failed += partitions_of(failure.c1_path);
     }
     std::fflush(stdout);
-    if (!f_.report.empty()) write_report(f_.report, report);
-    outcome.success = report.failures.empty();
+    // The metrics are written even when the report cannot be (its error is the run's, after them).
+    std::exception_ptr report_error;
+    try {
+      if (!f_.report.empty()) write_report(f_.report, report);
+    } catch (...) {
+      report_error = std::current_exception();
+    }
+    outcome.success = report.failures.empty() && !report_error;
     if (report.peak_device_bytes) outcome.gpu_memory_used_bytes = report.peak_device_bytes;
     write_metrics(report, outcome);
+    if (report_error) std::rethrow_exception(report_error);
     if (!report.failures.empty()) {
       spdlog::error("{} of {} sector(s) failed; {} proven", report.failures.size(), inputs_,
                     report.sectors.size());

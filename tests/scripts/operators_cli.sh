@@ -100,15 +100,42 @@ order="$(jq -r '.sectors[0].phases | keys_unsorted | join(" ")' "$tmp/report.jso
 [ "$(jq -r '.shared_phases | keys_unsorted[0:2] | join(" ")' "$tmp/report.json")" = "inputs.check params.header" ] ||
   fail "shared phases order: $(jq -c '.shared_phases | keys_unsorted' "$tmp/report.json")"
 
-# 3. The example script of docs/integration.md, on the CPU: one good sector and a truncated one (not
-# retried: kind "input"), exit 1 with the bad one listed.
+# An unusable --metrics-file path: exit 3 before any work, with a record per input all the same.
 got=0
-GPU=cpu CUZK="$CUZK_BIN" LOG_DIR="$tmp/logs" METRICS_DIR="$tmp" MAX_ATTEMPTS=2 \
-  bash "$src/docs/examples/c2-batch.sh" "$tmp/out3" "$tmp/a.json" "$tmp/truncated.json" >"$tmp/batch.out" 2>&1 || got=$?
-[ "$got" -eq 1 ] || { cat "$tmp/batch.out" "$tmp/logs/c2-cpu.log" >&2; fail "c2-batch.sh exited $got, expected 1"; }
+"$CUZK_BIN" prove --json --metrics-file "$tmp/no-such-dir/x.prom" -o "$tmp/out5" "$tmp/a.json" "$tmp/b.json" \
+  >"$tmp/nometrics.jsonl" 2>"$tmp/nometrics.log" || got=$?
+[ "$got" -eq 3 ] || { cat "$tmp/nometrics.log" >&2; fail "prove with an unusable --metrics-file exited $got, expected 3"; }
+[ "$(wc -l <"$tmp/nometrics.jsonl")" -eq 2 ] || { cat "$tmp/nometrics.jsonl" >&2; fail "expected 2 records for an unusable --metrics-file"; }
+sed -n 1p "$tmp/nometrics.jsonl" | jq -e '.status == "failed" and .error.exit_code == 3' >/dev/null ||
+  fail "first record: $(sed -n 1p "$tmp/nometrics.jsonl")"
+
+# 3. The example script of docs/integration.md, on the CPU, as documented, from a clean folder (its log and
+# metrics folders do not exist yet): one good sector and a truncated one (not retried: kind "input"), exit 1
+# with the bad one listed.
+clean="$tmp/clean"
+got=0
+GPU=cpu CUZK="$CUZK_BIN" LOG_DIR="$clean/logs" METRICS_DIR="$clean/metrics" MAX_ATTEMPTS=2 \
+  bash "$src/docs/examples/c2-batch.sh" "$clean/out" "$tmp/a.json" "$tmp/truncated.json" >"$tmp/batch.out" 2>&1 || got=$?
+[ "$got" -eq 1 ] || { cat "$tmp/batch.out" "$clean/logs/c2-cpu.log" >&2; fail "c2-batch.sh exited $got, expected 1"; }
 grep -q "^proven $tmp/a.json -> .*/31.proof$" "$tmp/batch.out" || { cat "$tmp/batch.out" >&2; fail "c2-batch.sh did not report the proof"; }
-grep -qx "$tmp/truncated.json input" "$tmp/out3/failed.txt" || fail "c2-batch.sh failed.txt: $(cat "$tmp/out3/failed.txt")"
-[ ! -e "$tmp/out3/results-2.jsonl" ] || fail "c2-batch.sh retried an input error"
-[ -s "$tmp/cuzk-c2-cpu.prom" ] || fail "c2-batch.sh wrote no metrics"
-"$CUZK_BIN" verify "$tmp/out3/31.proof" --c1 "$tmp/a.json" >/dev/null 2>&1 || fail "c2-batch.sh proof does not verify"
+grep -qx "$tmp/truncated.json input" "$clean/out/failed.txt" || fail "c2-batch.sh failed.txt: $(cat "$clean/out/failed.txt")"
+[ ! -e "$clean/out/results-2.jsonl" ] || fail "c2-batch.sh retried an input error"
+[ -s "$clean/metrics/cuzk-c2-cpu.prom" ] || fail "c2-batch.sh wrote no metrics"
+"$CUZK_BIN" verify "$clean/out/31.proof" --c1 "$tmp/a.json" >/dev/null 2>&1 || fail "c2-batch.sh proof does not verify"
+# cuzk refusing its arguments (exit 2, no record) is final: no second attempt, no pause, the exit status as
+# the reason.
+got=0
+start=$(date +%s)
+GPU=cpu CUZK="$CUZK_BIN" LOG_DIR="$tmp/logs2" CUZK_FLAGS="--no-such-flag" MAX_ATTEMPTS=3 \
+  bash "$src/docs/examples/c2-batch.sh" "$tmp/out4" "$tmp/a.json" >"$tmp/batch2.out" 2>&1 || got=$?
+[ "$got" -eq 1 ] || { cat "$tmp/batch2.out" >&2; fail "c2-batch.sh with a refused flag exited $got, expected 1"; }
+grep -qx "$tmp/a.json exit 2" "$tmp/out4/failed.txt" || fail "c2-batch.sh failed.txt after exit 2: $(cat "$tmp/out4/failed.txt")"
+[ ! -e "$tmp/out4/results-2.jsonl" ] || fail "c2-batch.sh retried after exit 2"
+(($(date +%s) - start < 10)) || fail "c2-batch.sh paused after a final failure"
+# docs/integration.md shows the script: its copy is the file.
+awk '/^```bash$/ {on = 1; next} on && /^```$/ {exit} on' "$src/docs/integration.md" >"$tmp/doc-copy.sh"
+cmp -s "$tmp/doc-copy.sh" "$src/docs/examples/c2-batch.sh" || {
+  diff "$tmp/doc-copy.sh" "$src/docs/examples/c2-batch.sh" >&2
+  fail "docs/integration.md's copy of c2-batch.sh differs from the file"
+}
 echo "operators CLI OK"
