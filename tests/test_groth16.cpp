@@ -435,6 +435,51 @@ TEST(Groth16, MalformedParameterFiles) {
   EXPECT_THROW((void)VerifyingKey::read(dir.file("missing.vk")), io::IoError);
 }
 
+// No element of a verifying key may be the identity, in any reader of one: with gamma at infinity `cuzk
+// verify` accepted a forged proof (issue 30), and bellperson's read accepts the six fixed elements there.
+TEST(Groth16, VerifyingKeyPointsAtInfinityAreRefusedByEveryReader) {
+  auto rng = test::seeded_rng("VerifyingKeyPointsAtInfinityAreRefusedByEveryReader");
+  Instance in = random_instance(rng, 1, 10);
+  const Parameters params = generate_parameters(in.cs, rand_waste(rng), 2);
+  const std::vector<std::uint8_t> params_bytes = params.to_bytes();
+  const std::vector<std::uint8_t> vk_bytes = params.vk.to_bytes();
+  io::TempDir dir("cuzk_g16_");
+  const std::string vk_path = dir.file("bad.vk");
+  const std::string params_path = dir.file("bad.params");
+
+  struct Element {
+    const char* name;
+    std::uint64_t offset, size;
+  };
+  // bellperson's layout (parameters.hpp); ic[1] follows the length field at 864 and ic[0].
+  const Element elements[] = {{"vk.alpha_g1", 0, 96},
+                              {"vk.beta_g1", 96, 96},
+                              {"vk.beta_g2", 192, 192},
+                              {"vk.gamma_g2", 384, 192},
+                              {"vk.delta_g1", 576, 96},
+                              {"vk.delta_g2", 672, 192},
+                              {"vector ic (point 1)", 868 + 96, 96}};
+  for (const Element& e : elements) {
+    SCOPED_TRACE(e.name);
+    auto at_infinity = [&](std::vector<std::uint8_t> bytes) {
+      std::fill_n(bytes.begin() + static_cast<std::ptrdiff_t>(e.offset), e.size, 0);
+      bytes[e.offset] = 0x40;  // uncompressed infinity: the flag, then zeros
+      return bytes;
+    };
+    write_raw(vk_path, at_infinity(vk_bytes));
+    write_raw(params_path, at_infinity(params_bytes));
+    expect_io_error([&] { (void)VerifyingKey::read(vk_path); }, e.offset, e.name);
+    expect_io_error([&] { (void)Parameters::read(params_path, PointCheck::kUnchecked); }, e.offset, e.name);
+    expect_io_error([&] { (void)read_parameter_header(params_path); }, e.offset, e.name);
+    try {
+      (void)read_parameter_header(params_path);
+    } catch (const io::IoError& err) {
+      EXPECT_EQ(err.path(), params_path);
+      EXPECT_NE(std::string(err.what()).find("infinity"), std::string::npos) << err.what();
+    }
+  }
+}
+
 TEST(Groth16, BatchVerify) {
   auto rng = test::seeded_rng("BatchVerify");
   // Several witnesses of one circuit shape: the demo circuit with different secrets.

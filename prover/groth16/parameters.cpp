@@ -96,18 +96,21 @@ class Cursor {
   throw io::IoError(cur.source(), "invalid point in " + what + ": " + detail, offset);
 }
 
-// One point read at the cursor; bellperson's VerifyingKey::read checks it fully.
+// One fixed element of a verifying key read at the cursor: fully checked, as bellperson's
+// VerifyingKey::read does, and never the identity (read_vk says why).
 template <class Point>
-Point read_point(Cursor& cur, const std::string& what, PointCheck check, bool reject_infinity) {
+Point read_vk_point(Cursor& cur, const std::string& what) {
   std::uint64_t at = cur.offset();
   auto bytes = cur.take(Codec<Point>::kSize, what);
+  Point p;
   try {
-    Point p = Codec<Point>::decode(bytes, check);
-    if (reject_infinity && p.infinity) throw EncodingError(EncodingErrorKind::kUnexpectedInfinity, what);
-    return p;
+    p = Codec<Point>::decode(bytes, PointCheck::kFull);
   } catch (const EncodingError& e) {
     throw_point_error(cur, what, at, e.what());
   }
+  if (p.infinity)
+    throw_point_error(cur, what, at, "the point at infinity (a key with one can accept forged proofs)");
+  return p;
 }
 
 // A u32-length-prefixed vector of points, decoded in parallel. Infinity is rejected (bellperson read).
@@ -150,13 +153,15 @@ std::vector<Point> read_vector(Cursor& cur, const std::string& name, PointCheck 
 
 VerifyingKey read_vk(Cursor& cur) {
   // bellperson VerifyingKey::read: from_uncompressed (full checks) for every element; ic rejects infinity.
+  // Stricter than bellperson, every fixed element must not be the identity either: with gamma (or delta) at
+  // infinity the pairing check holds for forged proofs, and no honest setup makes any of them the identity.
   VerifyingKey vk;
-  vk.alpha_g1 = read_point<G1Affine>(cur, "vk.alpha_g1", PointCheck::kFull, false);
-  vk.beta_g1 = read_point<G1Affine>(cur, "vk.beta_g1", PointCheck::kFull, false);
-  vk.beta_g2 = read_point<G2Affine>(cur, "vk.beta_g2", PointCheck::kFull, false);
-  vk.gamma_g2 = read_point<G2Affine>(cur, "vk.gamma_g2", PointCheck::kFull, false);
-  vk.delta_g1 = read_point<G1Affine>(cur, "vk.delta_g1", PointCheck::kFull, false);
-  vk.delta_g2 = read_point<G2Affine>(cur, "vk.delta_g2", PointCheck::kFull, false);
+  vk.alpha_g1 = read_vk_point<G1Affine>(cur, "vk.alpha_g1");
+  vk.beta_g1 = read_vk_point<G1Affine>(cur, "vk.beta_g1");
+  vk.beta_g2 = read_vk_point<G2Affine>(cur, "vk.beta_g2");
+  vk.gamma_g2 = read_vk_point<G2Affine>(cur, "vk.gamma_g2");
+  vk.delta_g1 = read_vk_point<G1Affine>(cur, "vk.delta_g1");
+  vk.delta_g2 = read_vk_point<G2Affine>(cur, "vk.delta_g2");
   vk.ic = read_vector<G1Affine>(cur, "ic", PointCheck::kFull, 0);
   return vk;
 }

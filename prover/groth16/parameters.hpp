@@ -9,9 +9,10 @@
 // Reading follows bellperson: the six vk elements and ic are always fully checked (on curve and in
 // the subgroup, as VerifyingKey::read uses from_uncompressed); the five parameter vectors are decoded
 // with the caller's PointCheck (rust-fil-proofs reads them unchecked). Points at infinity are
-// rejected in ic and in every vector. Every failure is an io::IoError naming the file, the vector
-// and the byte offset. Trailing bytes after the last vector are rejected too (bellperson ignores
-// them; for a file of ours they mean corruption).
+// rejected everywhere: in the six fixed vk elements (bellperson accepts them there, but a key with gamma
+// or delta at infinity verifies forged proofs), in ic and in every vector. Every failure is an io::IoError
+// naming the file, the vector and the byte offset. Trailing bytes after the last vector are rejected too
+// (bellperson ignores them; for a file of ours they mean corruption).
 #pragma once
 
 #include <cstddef>

@@ -54,8 +54,13 @@ function readVerifyingKey(path) {
     offset += n;
     return out;
   };
-  const g1 = (what) => decodePoint(G1, take(G1_UNCOMPRESSED, what), `${path}: ${what}`, BadInput);
-  const g2 = (what) => decodePoint(G2, take(G2_UNCOMPRESSED, what), `${path}: ${what}`, BadInput);
+  // No point of a verifying key may be the identity: with gamma at infinity forged proofs verify.
+  const finite = (point, what) => {
+    if (point.equals(point.constructor.ZERO)) throw new BadInput(`${path}: ${what}: point at infinity`);
+    return point;
+  };
+  const g1 = (what) => finite(decodePoint(G1, take(G1_UNCOMPRESSED, what), `${path}: ${what}`, BadInput), what);
+  const g2 = (what) => finite(decodePoint(G2, take(G2_UNCOMPRESSED, what), `${path}: ${what}`, BadInput), what);
   const vk = {};
   vk.alpha_g1 = g1('alpha_g1');
   vk.beta_g1 = g1('beta_g1');

@@ -3,8 +3,9 @@
 # naming the file: FIFOs, devices and directories as C1 or PCE files (3, without blocking), a NUL byte and
 # garbage after the document (3), a huge string (3, a short message), --threads past 4x the hardware
 # threads (2), bad output paths (3 before any work, 2 for an empty one), out-of-range numbers (2; a
-# negative envelope SectorNum: 3), missing / directory / dangling / looping C1 paths (3), and a .vk whose
-# delta is the point at infinity (`params info`: 4). No parameters are needed: every case stops before.
+# negative envelope SectorNum: 3), missing / directory / dangling / looping C1 paths (3), and a verifying
+# key (a .vk, or the one a .params begins with) with any point at infinity (3, in `params info`, `prove` and
+# `verify`). No parameters are needed: every case stops before.
 set -euo pipefail
 : "${CUZK_BIN:?CUZK_BIN must name the cuzk binary}"
 tmp="$(mktemp -d)"
@@ -116,16 +117,43 @@ done
 expect 3 "verify --c1 missing" "$CUZK_BIN" verify "$tmp/x.proof" --c1 "$tmp/absent.json"
 expect 3 "verify a missing proof" "$CUZK_BIN" verify "$tmp/x.proof" --c1 "$tmp/c1.json"
 
-# 9. A .vk whose delta is the point at infinity is invalid (4), not "structure: OK".
-"$CUZK_BIN" params setup --circuit demo -o "$tmp/demo" >/dev/null 2>&1 || fail "params setup --circuit demo exited $?"
+# 9. A verifying key with a point at infinity is refused by every reader of it, naming the file and the point
+# (3, as any other bad point of a key): with gamma at infinity `cuzk verify` accepted forged proofs (issue 30).
+"$CUZK_BIN" selftest -o "$tmp/demo" >/dev/null 2>&1 || fail "selftest -o exited $?"  # demo.params, .vk, .proof
 expect 0 "params info demo.vk" "$CUZK_BIN" params info "$tmp/demo/demo.vk"
-# The .vk: alpha_g1 (96 bytes), beta_g1 (96), beta_g2 (192), gamma_g2 (192), delta_g1 (96) at offset 576,
-# delta_g2 (192) at 672, uncompressed (bellperson VerifyingKey::write); infinity is 0x40 then zeros.
-cp "$tmp/demo/demo.vk" "$tmp/delta1.vk"
-{ printf '\x40'; head -c 95 /dev/zero; } | dd of="$tmp/delta1.vk" bs=1 seek=576 conv=notrunc status=none
-expect 4 "params info, delta_g1 at infinity" "$CUZK_BIN" params info "$tmp/delta1.vk"
-says "delta" "params info, delta_g1 at infinity"
-cp "$tmp/demo/demo.vk" "$tmp/delta2.vk"
-{ printf '\x40'; head -c 191 /dev/zero; } | dd of="$tmp/delta2.vk" bs=1 seek=672 conv=notrunc status=none
-expect 4 "params info, delta_g2 at infinity" "$CUZK_BIN" params info "$tmp/delta2.vk"
+expect 0 "params info demo.params" "$CUZK_BIN" params info "$tmp/demo/demo.params"
+# The verifying key: alpha_g1 (96 bytes) at 0, beta_g1 (96) at 96, beta_g2 (192) at 192, gamma_g2 (192) at 384,
+# delta_g1 (96) at 576, delta_g2 (192) at 672, uncompressed (bellperson VerifyingKey::write), then the length
+# of ic and ic[0] at 868; infinity is 0x40 then zeros. A .params begins with the same bytes.
+at_infinity() {  # at_infinity SOURCE DEST OFFSET SIZE
+  cp "$1" "$2"
+  { printf '\x40'; head -c $(($4 - 1)) /dev/zero; } | dd of="$2" bs=1 seek="$3" conv=notrunc status=none
+}
+for point in alpha_g1:0:96 beta_g1:96:96 beta_g2:192:192 gamma_g2:384:192 delta_g1:576:96 delta_g2:672:192; do
+  IFS=: read -r name offset size <<<"$point"
+  at_infinity "$tmp/demo/demo.vk" "$tmp/$name.vk" "$offset" "$size"
+  expect 3 "params info, $name at infinity" "$CUZK_BIN" params info "$tmp/$name.vk"
+  says "$tmp/$name.vk" "params info, $name at infinity"
+  says "vk.$name: the point at infinity" "params info, $name at infinity"
+  at_infinity "$tmp/demo/demo.params" "$tmp/$name.params" "$offset" "$size"
+  expect 3 "params info .params, $name at infinity" "$CUZK_BIN" params info "$tmp/$name.params"
+  says "vk.$name: the point at infinity" "params info .params, $name at infinity"
+done
+at_infinity "$tmp/demo/demo.vk" "$tmp/ic.vk" 868 96
+expect 3 "params info, ic[0] at infinity" "$CUZK_BIN" params info "$tmp/ic.vk"
+# `prove` reads the .params' own key in inputs.check and `verify` the .vk: a 2KiB parameter folder whose two
+# files carry the demo key with gamma at infinity (the rest of the .params is five empty vectors).
+bad_key="$tmp/bad-key"
+mkdir -p "$bad_key"
+params_name="$("$CUZK_BIN" params names --sector-size 2KiB | grep -o '[^ ]*\.params' | head -n 1)"
+[ -n "$params_name" ] || fail "params names printed no .params name"
+cp "$tmp/gamma_g2.vk" "$bad_key/${params_name%.params}.vk"
+{ cat "$tmp/gamma_g2.vk"; head -c 20 /dev/zero; } >"$bad_key/$params_name"
+expect 3 "prove, .params with gamma at infinity" "$CUZK_BIN" prove --params-dir "$bad_key" "$tmp/c1.json" -o "$tmp/out"
+says "$bad_key/$params_name" "prove, .params with gamma at infinity"
+says "vk.gamma_g2: the point at infinity" "prove, .params with gamma at infinity"
+[ ! -e "$tmp/out/c1.proof" ] || fail "prove with gamma at infinity wrote a proof"
+expect 3 "verify, .vk with gamma at infinity" "$CUZK_BIN" verify "$tmp/demo/demo.proof" --c1 "$tmp/c1.json" \
+  --params-dir "$bad_key"
+says "vk.gamma_g2: the point at infinity" "verify, .vk with gamma at infinity"
 echo "ok: hostile inputs"

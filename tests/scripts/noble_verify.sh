@@ -93,5 +93,10 @@ head -c 191 "$tmp/demo.proof" >"$tmp/short.proof"
 expect 2 "truncated proof is bad input" "$tmp/demo.vk" "$tmp/short.proof" "$tmp/demo.public.json"
 head -c 1000 "$tmp/demo.vk" >"$tmp/short.vk"
 expect 2 "truncated vk is bad input" "$tmp/short.vk" "$tmp/demo.proof" "$tmp/demo.public.json"
+# A vk with gamma_g2 (192 bytes at offset 384) at infinity is bad input, not a key that verifies anything.
+cp "$tmp/demo.vk" "$tmp/gamma_inf.vk"
+{ printf '\x40'; head -c 191 /dev/zero; } | dd of="$tmp/gamma_inf.vk" bs=1 seek=384 conv=notrunc status=none
+expect 2 "vk with gamma at infinity is bad input" "$tmp/gamma_inf.vk" "$tmp/demo.proof" "$tmp/demo.public.json"
+grep -qF "gamma_g2: point at infinity" "$tmp/out.txt" || fail "the message does not name gamma_g2"
 
 echo "PASS: @noble/curves accepts cuzk's proof and rejects every tampered variant"
