@@ -576,8 +576,25 @@ class BackStage {
 
 namespace {
 
-// The .params and .vk of one sector size are present and both have the same number of public inputs
-// (the .params' header only: its vectors are read when the first sector is proven). With `missing` (a dry
+// The first element in which two verifying keys differ ("vk.gamma_g2", "ic[3]", "the number of ic points:
+// 40 and 328"), or "" when they are the same key.
+std::string first_difference(const groth16::VerifyingKey& a, const groth16::VerifyingKey& b) {
+  if (a.alpha_g1 != b.alpha_g1) return "vk.alpha_g1";
+  if (a.beta_g1 != b.beta_g1) return "vk.beta_g1";
+  if (a.beta_g2 != b.beta_g2) return "vk.beta_g2";
+  if (a.gamma_g2 != b.gamma_g2) return "vk.gamma_g2";
+  if (a.delta_g1 != b.delta_g1) return "vk.delta_g1";
+  if (a.delta_g2 != b.delta_g2) return "vk.delta_g2";
+  if (a.ic.size() != b.ic.size())
+    return "the number of ic points: " + std::to_string(a.ic.size()) + " and " + std::to_string(b.ic.size());
+  for (std::size_t i = 0; i < a.ic.size(); ++i)
+    if (a.ic[i] != b.ic[i]) return "ic[" + std::to_string(i) + "]";
+  return "";
+}
+
+// The .params and .vk of one sector size are present, and the .vk is the verifying key the .params begins
+// with (the .params' header only: its vectors are read when the first sector is proven), so that a .vk of
+// another setup is refused now, not by the self-verification after a whole proof. With `missing` (a dry
 // run), a file that does not exist is noted there instead of refused.
 void check_parameters(ParameterStore& store, const porep::SectorShape& shape, bool need_vk,
                       std::vector<std::string>* missing) {
@@ -601,11 +618,12 @@ void check_parameters(ParameterStore& store, const porep::SectorShape& shape, bo
     return;
   }
   const groth16::VerifyingKey& vk = store.vk_for(shape);
-  if (header.vk.ic.size() != vk.ic.size())
+  if (const std::string differs = first_difference(header.vk, vk); !differs.empty())
     throw JobError(JobError::Kind::kMissingParameters,
                    params + " and " + store.vk_path(shape) +
-                       " do not belong together: " + std::to_string(header.vk.ic.size()) + " and " +
-                       std::to_string(vk.ic.size()) + " public input points");
+                       " do not belong together: the .vk is not the verifying key the .params begins with "
+                       "(they differ in " +
+                       differs + "); they come from different setups");
 }
 
 // An input that passed the up-front checks.

@@ -367,6 +367,61 @@ TEST(JobOutputs, TwoInputsForTheSameProofFileAreRefused) {
   }
 }
 
+// A .vk of another setup than the .params was found only by the self-verification after a whole proof (exit 5
+// after 56 s, issue 30): the .params begins with its own verifying key, and inputs.check compares the two.
+TEST(JobInputsCheck, AVerifyingKeyOfAnotherSetupIsRefusedBeforeAnyProving) {
+  io::TempDir tmp("cuzk-test-job-");
+  const fs::path params_dir = tmp.path() / "params";
+  fs::create_directories(params_dir);
+  const porep::SectorShape& shape = *porep::parse_sector_size("2KiB");
+  const fs::path params = params_dir / porep::param_file_name(shape, porep::ParamFileKind::kParams);
+  const fs::path vk = params_dir / porep::param_file_name(shape, porep::ParamFileKind::kVerifyingKey);
+
+  // Two keys with the 2KiB circuit's 40 ic points, different in gamma only. Only the header of the .params
+  // is read before the proving, so it is the key and five empty vectors.
+  const algebra::G1Affine g1 = algebra::G1::generator().to_affine();
+  const algebra::G2Affine g2 = algebra::G2::generator().to_affine();
+  groth16::VerifyingKey own{g1, g1, g2, g2, g1, g2, std::vector<algebra::G1Affine>(40, g1)};
+  groth16::VerifyingKey other = own;
+  other.gamma_g2 = (algebra::G2::generator() * Fr::from_u64(5)).to_affine();
+  std::vector<std::uint8_t> params_bytes = own.to_bytes();
+  params_bytes.resize(params_bytes.size() + 5 * groth16::kLengthBytes, 0);
+  {
+    std::ofstream out(params, std::ios::binary);
+    out.write(reinterpret_cast<const char*>(params_bytes.data()),
+              static_cast<std::streamsize>(params_bytes.size()));
+  }
+  other.write_file(vk.string());
+
+  ProveOptions o;  // not options(): the fixed parameters are not needed
+  o.output_dir = (tmp.path() / "out").string();
+  o.params_dir = params_dir.string();
+  o.pce_cache_dir = (tmp.path() / "pce").string();
+  for (bool dry_run : {false, true}) {
+    SCOPED_TRACE(dry_run ? "dry run" : "run");
+    try {
+      if (dry_run)
+        (void)plan_c1_files({path_of("2KiB-V1_1.json")}, o);
+      else
+        (void)prove_c1_files({path_of("2KiB-V1_1.json")}, o);
+      FAIL() << "a .vk of another setup was accepted";
+    } catch (const JobError& e) {
+      EXPECT_EQ(e.kind(), JobError::Kind::kMissingParameters);  // exit 6
+      const std::string message = e.what();
+      EXPECT_NE(message.find(params.string()), std::string::npos) << message;
+      EXPECT_NE(message.find(vk.string()), std::string::npos) << message;
+      EXPECT_NE(message.find("vk.gamma_g2"), std::string::npos) << message;
+    }
+  }
+  EXPECT_EQ(files_in(tmp.path() / "out"), std::vector<std::string>{});
+  EXPECT_FALSE(fs::exists(tmp.path() / "pce")) << "no constraint cache was built";
+
+  // The .params' own key passes the check (the run then fails on the empty vectors, which is not checked
+  // here).
+  own.write_file(vk.string());
+  EXPECT_NO_THROW((void)plan_c1_files({path_of("2KiB-V1_1.json")}, o));
+}
+
 // Scalars as text, numbers in one form (12.5 and 12.50 alike), so that the two documents compare.
 std::string normalized(const std::string& s) {
   char* end = nullptr;
