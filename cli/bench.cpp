@@ -33,6 +33,7 @@ struct BenchFlags {
 };
 
 void run_bench(const BenchFlags& f) {
+  if (!f.report.empty()) io::check_output_file(f.report);  // before the runs, not after them
   job::ProveOptions options;
   apply_job_flags(f.job, options);
   options.progress = [](const std::string& m) { spdlog::debug("{}", m); };
@@ -108,8 +109,7 @@ int run_compare(const CompareFlags& f) {
   const bool tested =
       std::any_of(rows.begin(), rows.end(), [](const auto& r) { return r.p_value.has_value(); });
   if (!tested && base.kind == "bench" && cont.kind == "bench")
-    spdlog::info("fewer than {} runs a side: the threshold alone judges (no U test)",
-                 job::kMinRunsForUTest);
+    spdlog::info("fewer than {} runs a side: the threshold alone judges (no U test)", job::kMinRunsForUTest);
   if (regressions) {
     spdlog::error("{} phase(s) slower than the baseline by more than {}%{}", regressions, f.threshold_percent,
                   tested ? fmt::format(" (U test p < {})", f.alpha) : std::string());

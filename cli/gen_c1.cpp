@@ -41,6 +41,7 @@ void run_gen_c1(const GenC1Flags& f) {
   // lotus's MaxSectorNumber is math.MaxInt64 (go-state-types abi), and the envelope's SectorNum is signed.
   if (f.sector_id > static_cast<std::uint64_t>(INT64_MAX))
     throw CLI::ValidationError("--sector-id", std::to_string(f.sector_id) + " is above 2^63 - 1");
+  io::check_output_file(f.output);  // before the sealing: a device or FIFO is refused, not replaced
   porep::GenC1Options options;
   options.proof = proof;
   options.seed = f.seed;

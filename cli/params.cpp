@@ -208,7 +208,10 @@ void run_porep_setup(const PorepSetupFlags& f) {
                   fs::exists(params_path) ? params_path.string() : vk_path.string());
     throw CLI::RuntimeError(kParameterError);
   }
-  // The encoder first: --gpu on a machine without one fails before minutes of PCE work.
+  // The outputs, then the encoder: a device or FIFO in their place, or --gpu on a machine without one, fails
+  // before minutes of PCE work.
+  fs::create_directories(dir);
+  for (const fs::path& output : {params_path, vk_path, meta_path}) io::check_output_file(output);
   const std::unique_ptr<groth16::FixedBaseEncoder> encoder = make_encoder(f);
   groth16::ToxicWaste waste;
   if (f.seed) {
@@ -218,7 +221,6 @@ void run_porep_setup(const PorepSetupFlags& f) {
   } else {
     waste = groth16::ToxicWaste::random();
   }
-  fs::create_directories(dir);
 
   // The PCE cache directory by the one rule (pce::cache_dir): the flag, CUZK_PCE_CACHE, or <params dir>/pce.
   const fs::path pce_dir = pce::cache_dir(f.pce_cache_dir, dir);

@@ -17,11 +17,13 @@ void register_report_commands(CLI::App& app) {
   auto input = std::make_shared<std::string>();
   auto output = std::make_shared<std::string>();
   CLI::App* timeline = report->add_subcommand(
-      "timeline", "Draw the run's timeline as an SVG waterfall: one row per synthesis worker, the prover and the "
-                  "writer; one box per step of every partition");
+      "timeline",
+      "Draw the run's timeline as an SVG waterfall: one row per synthesis worker, the prover and the "
+      "writer; one box per step of every partition");
   timeline->add_option("REPORT", *input, "A JSON report of `cuzk prove --report`")->required();
   timeline->add_option("-o,--output", *output, "The SVG file to write")->required();
   timeline->callback([input, output] {
+    io::check_output_file(*output);  // a device or FIFO is refused, not replaced
     const std::vector<job::TimelineEvent> events = job::read_report_timeline(*input);
     const std::string svg = job::render_timeline_svg(events, "cuzk timeline: " + *input);
     io::write_file_atomic(*output, {reinterpret_cast<const std::uint8_t*>(svg.data()), svg.size()});

@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "io/io_error.hpp"
+#include "io/mapped_file.hpp"
 
 namespace cuzk::io {
 
@@ -37,9 +38,23 @@ mode_t current_umask() {
   return 022;
 }
 
+// Throws IoError(path, ...) when `path` exists and is not a regular file (a link to /dev/null counts as
+// /dev/null), naming what it is: an atomic write would rename a regular file over it.
+void refuse_special_file(const std::string& path) {
+  std::error_code ec;
+  const auto status = std::filesystem::status(path, ec);
+  if (!std::filesystem::exists(status) || std::filesystem::is_regular_file(status)) return;
+  std::string what = why_not_a_regular_file(path);  // "a FIFO (named pipe), not a regular file", ...
+  what = what.substr(0, what.find(", not a regular file"));
+  throw IoError(path, "exists and is not a regular file (" + what + "): writing would replace it");
+}
+
 }  // namespace
 
 AtomicFileWriter::AtomicFileWriter(const std::filesystem::path& target) : target_(target.string()) {
+  // Every writer goes through the check that refuses a device, a FIFO or a directory: the final rename
+  // would replace it (as root, `-o /dev/null` replaced the machine's /dev/null).
+  check_output_file(target);
   std::filesystem::path dir = target.parent_path();
   if (dir.empty()) dir = ".";
   // mkostemp: a fresh name nobody else uses, created with O_EXCL, in the target's file system so
@@ -107,6 +122,8 @@ void AtomicFileWriter::commit() {
   int fd = fd_;
   fd_ = -1;
   if (::close(fd) != 0) fail("close");
+  // Again just before the rename: the target may have become a special file while the data was written.
+  refuse_special_file(target_);
   if (::rename(name_.c_str(), target_.c_str()) != 0) fail("rename");
   name_.clear();
   // Make the rename itself durable. A failure here does not undo the (already visible) new file.
@@ -224,10 +241,8 @@ void prepare_output_dir(const std::filesystem::path& dir, bool create) {
 void check_output_file(const std::filesystem::path& path) {
   const std::string name = path.string();
   if (name.empty()) throw IoError(name, "the output file is an empty path");
+  refuse_special_file(name);
   std::error_code ec;
-  const auto status = std::filesystem::status(path, ec);  // a link to /dev/null counts as /dev/null
-  if (std::filesystem::exists(status) && !std::filesystem::is_regular_file(status))
-    throw IoError(name, "exists and is not a regular file (it would be replaced)");
   std::filesystem::path dir = path.parent_path();
   if (dir.empty()) dir = ".";
   if (!std::filesystem::is_directory(dir, ec))

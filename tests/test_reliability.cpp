@@ -5,10 +5,14 @@
 #include <fcntl.h>
 #include <gtest/gtest.h>
 #include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <sys/utsname.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
+#include <cerrno>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <random>
@@ -186,6 +190,46 @@ TEST(HostileFiles, BadOutputPathsAreRefusedUpFront) {
     EXPECT_NE(refusal(dir.file("ro") / "r.json", false).find("not writable"), std::string::npos);
     fs::permissions(dir.file("ro"), fs::perms::owner_all);
   }
+}
+
+// Issue 30: an atomic write renamed its temporary file over a device or FIFO in the target's place (as
+// root, `gen-c1 -o /dev/null` replaced /dev/null). Every writer refuses them and leaves them as they were,
+// and no temporary file is left. The device is made with mknod: the test runs as root and fails without it.
+TEST(HostileFiles, AtomicWritesRefuseFifosAndDevices) {
+  io::TempDir dir("cuzk_hostile_");
+  const fs::path fifo = dir.file("fifo");
+  const fs::path device = dir.file("null");
+  ASSERT_EQ(::mkfifo(fifo.c_str(), 0644), 0) << std::strerror(errno);
+  ASSERT_EQ(::mknod(device.c_str(), S_IFCHR | 0666, ::makedev(1, 3)), 0)
+      << "mknod of a character device: " << std::strerror(errno) << " (the tests run as root)";
+  const std::string text = "replaced";
+  const std::span bytes(reinterpret_cast<const std::uint8_t*>(text.data()), text.size());
+  for (const auto& [target, kind] : {std::pair{fifo, "a FIFO"}, {device, "a character device"}}) {
+    SCOPED_TRACE(target.string());
+    try {
+      io::write_file_atomic(target, bytes);
+      ADD_FAILURE() << "written over";
+    } catch (const io::IoError& e) {
+      EXPECT_EQ(e.path(), target.string());
+      EXPECT_NE(std::string(e.what()).find(kind), std::string::npos) << e.what();
+    }
+    EXPECT_THROW(io::AtomicFileWriter writer(target), io::IoError);
+    EXPECT_THROW(io::check_output_file(target), io::IoError);
+    EXPECT_TRUE(fs::is_fifo(fifo));
+    EXPECT_TRUE(fs::is_character_file(device));
+  }
+  // A target that becomes a FIFO while it is written is refused at the rename.
+  {
+    io::AtomicFileWriter writer(dir.file("late"));
+    writer.write(bytes);
+    ASSERT_EQ(::mkfifo(dir.file("late").c_str(), 0644), 0);
+    EXPECT_THROW(writer.commit(), io::IoError);
+    EXPECT_TRUE(fs::is_fifo(dir.file("late")));
+  }
+  std::vector<std::string> names;
+  for (const auto& entry : fs::directory_iterator(dir.path())) names.push_back(entry.path().filename());
+  std::sort(names.begin(), names.end());
+  EXPECT_EQ(names, (std::vector<std::string>{"fifo", "late", "null"})) << "no temporary file left";
 }
 
 // Defect 6: without readonly, an unusable cache path or folder is rebuilt in memory (with a warning);
