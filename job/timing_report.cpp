@@ -42,6 +42,12 @@ PhaseStats phase_stats(std::vector<double> samples) {
 
 namespace {
 
+// A string member of a report, "" when it is absent or not a string (a report written by something else).
+std::string string_member(const nlohmann::json& j, const char* key) {
+  const auto it = j.find(key);
+  return it != j.end() && it->is_string() ? it->get<std::string>() : std::string();
+}
+
 double wall_of(const nlohmann::json& phase, const std::string& path, const std::string& name) {
   if (!phase.is_object() || !phase.contains("wall_s") || !phase["wall_s"].is_number())
     throw io::IoError(path, "phase \"" + name + "\" has no numeric wall_s");
@@ -58,12 +64,13 @@ TimingReport read_timing_report(const std::string& path) {
   nlohmann::json j = nlohmann::json::parse(text.str(), nullptr, /*allow_exceptions=*/false);
   if (j.is_discarded() || !j.is_object())
     throw io::IoError(path, "not a JSON object (a cuzk report is JSON)");
-  if (j.value("tool", "") != "cuzk") throw io::IoError(path, "not a cuzk report (no \"tool\": \"cuzk\")");
+  if (string_member(j, "tool") != "cuzk")
+    throw io::IoError(path, "not a cuzk report (no \"tool\": \"cuzk\")");
   TimingReport r;
   r.path = path;
   if (j.contains("peak_rss_bytes") && j["peak_rss_bytes"].is_number_unsigned())
     r.peak_rss_bytes = j["peak_rss_bytes"].get<std::uint64_t>();
-  if (j.value("format", "") == kBenchFormat) {
+  if (string_member(j, "format") == kBenchFormat) {
     r.kind = "bench";
     if (!j.contains("phases") || !j["phases"].is_object())
       throw io::IoError(path, "bench report without phases");

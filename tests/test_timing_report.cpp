@@ -98,6 +98,8 @@ TEST(TimingReport, RefusesWhatIsNotAReportAndNamesTheFile) {
           {"text-wall.json", R"({"tool": "cuzk", "total": {"wall_s": "fast"}, "sectors": []})"},
           {"text-sample.json",
            R"({"tool": "cuzk", "format": "cuzk-bench-1", "phases": {"prove": {"median_s": 1, "samples_s": [1, "x"]}}})"},
+          {"tool-number.json", R"({"tool": 5, "sectors": [], "total": {"wall_s": 1}})"},
+          {"format-number.json", R"({"tool": "cuzk", "format": 1, "phases": {"p": {"median_s": 1}}})"},
           {"bench-no-median.json",
            R"({"tool": "cuzk", "format": "cuzk-bench-1", "phases": {"p": {"min_s": 1}}})"}}) {
     const std::string path = write_temp(name, text).string();
@@ -131,10 +133,8 @@ TEST(TimingReport, CompareFlagsOnlySlowdownsBeyondTheThreshold) {
   EXPECT_TRUE(by["new"].in_contender && !by["new"].in_baseline);
   EXPECT_TRUE(by["total"].regression);  // +8%
   // Faster is never a regression, and a larger threshold forgives the slow-down.
-  for (const auto& r : job::compare_reports(cont, base, 0.05, 0.05))
-    EXPECT_FALSE(r.regression) << r.phase;
-  for (const auto& r : job::compare_reports(base, cont, 0.20, 0.05))
-    EXPECT_FALSE(r.regression) << r.phase;
+  for (const auto& r : job::compare_reports(cont, base, 0.05, 0.05)) EXPECT_FALSE(r.regression) << r.phase;
+  for (const auto& r : job::compare_reports(base, cont, 0.20, 0.05)) EXPECT_FALSE(r.regression) << r.phase;
 }
 
 // The exact U-test p-value by brute force: every way to split the pooled values into groups of the two
