@@ -126,8 +126,7 @@ TEST(MemoryPlan, FitsAreMonotoneAndWithinBudget) {
 // The planner minimizes its cost (the bytes sent per partition plus each range's fixed cost): a plan that
 // fits one budget fits every larger one, so more memory never gives a costlier plan. (The resident set alone
 // is not monotone: a little more memory can buy wider ranges, fewer of them, at the price of a resident
-// vector, e.g. at 32GiB b_g1 is resident below 21 GiB and streamed at 21 GiB, where the ranges grow from
-// 2^19 to 2^21 points. The per-range cost is real: bench/RESULTS.md, the device-memory tiers.)
+// vector. The per-range cost is real, ~2 ms: bench/RESULTS.md, the device-memory tiers.)
 TEST(MemoryPlan, MoreMemoryNeverCostsMore) {
   for (const char* label : {"32GiB", "64GiB"}) {
     const ProverShape shape = shape_of(label);
