@@ -82,13 +82,26 @@ struct CompareFlags {
   double threshold_percent = 5;
   double min_seconds = 0.05;
   double alpha = 0.05;
+  bool judge_single_runs = false;
 };
 
 int run_compare(const CompareFlags& f) {
   const job::TimingReport base = job::read_timing_report(f.baseline);
   const job::TimingReport cont = job::read_timing_report(f.contender);
   const auto rows = job::compare_reports(base, cont, f.threshold_percent / 100, f.min_seconds, f.alpha);
-  fmt::print("baseline  ({}): {}\ncontender ({}): {}\n", base.kind, f.baseline, cont.kind, f.contender);
+  // One run a side is one sample of the host's noise (a 2KiB proof on a busy host varies by half), and a
+  // prove report's sums are not a bench report's medians: those are shown, not judged.
+  std::string not_judged;
+  if (base.kind != cont.kind)
+    not_judged = fmt::format("a {} report against a {} report", base.kind, cont.kind);
+  else if ((base.runs < 2 || cont.runs < 2) && !f.judge_single_runs)
+    not_judged = fmt::format(
+        "{} run(s) against {} (a single run is noise; use `cuzk bench --reps 5`, or "
+        "--judge-single-runs)",
+        base.runs, cont.runs);
+  fmt::print("baseline  ({}, {} run{}): {}\ncontender ({}, {} run{}): {}\n", base.kind, base.runs,
+             base.runs == 1 ? "" : "s", f.baseline, cont.kind, cont.runs, cont.runs == 1 ? "" : "s",
+             f.contender);
   fmt::print("{:<16} {:>12} {:>12} {:>9} {:>8}\n", "phase", "baseline s", "contender s", "change", "U test");
   unsigned regressions = 0;
   for (const auto& r : rows) {
@@ -100,7 +113,10 @@ int run_compare(const CompareFlags& f) {
                                                              : std::string("(one side)");
     const std::string p_value = r.p_value ? fmt::format("p={:.3f}", *r.p_value) : std::string();
     fmt::print("{:<16} {:>12} {:>12} {:>9} {:>8}{}\n", r.phase, seconds(r.in_baseline, r.baseline_s),
-               seconds(r.in_contender, r.contender_s), change, p_value, r.regression ? "  REGRESSION" : "");
+               seconds(r.in_contender, r.contender_s), change, p_value,
+               !r.regression        ? ""
+               : not_judged.empty() ? "  REGRESSION"
+                                    : "  (slower)");
     if (r.regression) ++regressions;
   }
   if (base.peak_rss_bytes && cont.peak_rss_bytes)
@@ -110,6 +126,14 @@ int run_compare(const CompareFlags& f) {
       std::any_of(rows.begin(), rows.end(), [](const auto& r) { return r.p_value.has_value(); });
   if (!tested && base.kind == "bench" && cont.kind == "bench")
     spdlog::info("fewer than {} runs a side: the threshold alone judges (no U test)", job::kMinRunsForUTest);
+  if (!not_judged.empty()) {
+    if (regressions)
+      spdlog::warn("{} phase(s) slower by more than {}%, not judged: {}", regressions, f.threshold_percent,
+                   not_judged);
+    else
+      spdlog::warn("not judged: {}", not_judged);
+    return kOk;
+  }
   if (regressions) {
     spdlog::error("{} phase(s) slower than the baseline by more than {}%{}", regressions, f.threshold_percent,
                   tested ? fmt::format(" (U test p < {})", f.alpha) : std::string());
@@ -157,6 +181,8 @@ void register_bench_commands(CLI::App& app) {
                    "test gives p below this")
       ->capture_default_str()
       ->check(CLI::Range(0.0, 1.0));
+  compare->add_flag("--judge-single-runs", cf->judge_single_runs,
+                    "judge reports of one run a side too (by default they are shown, with a warning)");
   compare->callback([cf] {
     int code = run_compare(*cf);
     if (code != kOk) throw CLI::RuntimeError(code);

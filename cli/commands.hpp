@@ -37,6 +37,13 @@ void register_pce_commands(CLI::App& app);
 void register_info_command(CLI::App& app);
 // The build and the visible GPUs as `cuzk info --json` prints them (also recorded by `cuzk bench`).
 nlohmann::json build_info_json();
+// The command line of this process (main() records it), for reports.
+void remember_command_line(int argc, char** argv);
+const std::vector<std::string>& command_line();
+// What makes a run report comparable on its own (job::RunReport::context): date (UTC, `date` or now),
+// version, commit, system (job::machine_json, with CUDA and the GPUs when `with_gpus`: listing them starts
+// CUDA), environment, command line.
+nlohmann::ordered_json report_context_json(const std::string& date, bool with_gpus);
 
 // cli/job_flags.cpp: the flags of a proving job, shared by `cuzk prove` and `cuzk bench`.
 struct JobFlags {

@@ -10,6 +10,7 @@
 
 #include "cli/commands.hpp"
 #include "cuzk_version.hpp"
+#include "job/bench_report.hpp"
 
 #ifdef CUZK_HAVE_CUDA
 #include "gpu/device_info.hpp"
@@ -41,6 +42,38 @@ nlohmann::json build_info_json() {
   out["no_gpu_reason"] = "built without CUDA";
 #endif
   return out;
+}
+
+namespace {
+std::vector<std::string>& command_line_storage() {
+  static std::vector<std::string> args;
+  return args;
+}
+}  // namespace
+
+void remember_command_line(int argc, char** argv) {
+  command_line_storage().assign(argv, argv + argc);
+}
+
+const std::vector<std::string>& command_line() {
+  return command_line_storage();
+}
+
+nlohmann::ordered_json report_context_json(const std::string& date, bool with_gpus) {
+  nlohmann::ordered_json j;
+  j["date"] = date.empty() ? job::utc_now() : date;
+  j["version"] = CUZK_VERSION;
+  j["commit"] = CUZK_GIT_COMMIT;
+  nlohmann::json system = job::machine_json();
+  if (with_gpus) {
+    const nlohmann::json build = build_info_json();
+    system["cuda"] = build["cuda"];
+    system["gpus"] = build["gpus"];
+  }
+  j["system"] = system;
+  j["environment"] = job::bench_environment_json();
+  j["command_line"] = command_line();
+  return j;
 }
 
 void register_info_command(CLI::App& app) {

@@ -18,7 +18,8 @@ int main(int argc, char** argv) {
   using namespace cuzk::cli;
   CLI::App app{"cuzk: Filecoin PoRep commit phase 2 (C2) Groth16 prover"};
   app.require_subcommand(1);
-  app.set_version_flag("--version", std::string("cuzk ") + CUZK_VERSION + " (commit " + CUZK_GIT_COMMIT + ")");
+  app.set_version_flag("--version",
+                       std::string("cuzk ") + CUZK_VERSION + " (commit " + CUZK_GIT_COMMIT + ")");
   std::string log_level = "info";
   app.add_option("--log-level", log_level, "trace|debug|info|warn|error|off (env CUZK_LOG)")
       ->envname("CUZK_LOG")
@@ -46,6 +47,7 @@ int main(int argc, char** argv) {
   register_bench_commands(app);
   register_report_commands(app);
 
+  remember_command_line(argc, argv);
   try {
     app.parse(argc, argv);
   } catch (const CLI::RuntimeError& e) {

@@ -25,6 +25,7 @@
 #include "cli/format.hpp"
 #include "io/atomic_file.hpp"
 #include "io/param_names.hpp"
+#include "job/bench_report.hpp"
 #include "job/metrics.hpp"
 #include "job/progress.hpp"
 #include "job/run_memory.hpp"
@@ -161,6 +162,7 @@ class ProveRun {
         live_logging_(progress_) {}
 
   void run() {
+    started_utc_ = job::utc_now();
     job::ProveOptions options = options_from_flags();
     PhaseTimer run_timer;
     progress_.begin("proving", 0, "partitions");
@@ -375,6 +377,7 @@ class ProveRun {
       } catch (...) {
         failure.exit_code = report_exception();
       }
+      failure.kind = exit_code_kind(failure.exit_code);
       if (f_.json)
         std::printf("%s\n",
                     unproven_record(failure.c1_path, true, failure.exit_code, failure.message).c_str());
@@ -385,6 +388,7 @@ class ProveRun {
     // The metrics are written even when the report cannot be (its error is the run's, after them).
     std::exception_ptr report_error;
     try {
+      report.context = report_context_json(started_utc_, f_.job.gpu);
       if (!f_.report.empty()) write_report(f_.report, report);
     } catch (...) {
       report_error = std::current_exception();
@@ -412,6 +416,7 @@ class ProveRun {
   std::map<std::string, unsigned> proven_of_;      // partitions proven per input
   std::set<std::string> failed_;                   // inputs that failed
   bool totals_known_ = false;                      // every checked input is in partitions_of_
+  std::string started_utc_;                        // the run's start, for its report
   std::uint64_t partitions_done_ = 0;
   std::atomic<std::size_t> sectors_started_ = 0;  // read by both stages' threads
   std::vector<job::SectorReport> done_;

@@ -107,9 +107,17 @@ std::string cpu_model() {
 
 nlohmann::json machine_json() {
   const long pages = sysconf(_SC_PHYS_PAGES), page_size = sysconf(_SC_PAGE_SIZE);
-  return {{"cpu_model", cpu_model()},
-          {"hardware_threads", std::thread::hardware_concurrency()},
-          {"memory_bytes", pages > 0 && page_size > 0 ? std::uint64_t(pages) * std::uint64_t(page_size) : 0}};
+  char host[256] = {};
+  if (gethostname(host, sizeof host - 1) != 0) host[0] = 0;
+  nlohmann::json j = {
+      {"host", std::string(host)},
+      {"cpu_model", cpu_model()},
+      {"hardware_threads", std::thread::hardware_concurrency()},
+      {"memory_bytes", pages > 0 && page_size > 0 ? std::uint64_t(pages) * std::uint64_t(page_size) : 0}};
+  // The 1, 5 and 15 minute load averages when the report was made: a busy host explains a slow run.
+  double load[3] = {0, 0, 0};
+  if (getloadavg(load, 3) == 3) j["load_average"] = {load[0], load[1], load[2]};
+  return j;
 }
 
 std::string utc_now() {

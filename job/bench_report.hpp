@@ -20,11 +20,11 @@ inline constexpr const char* kBenchFormat = "cuzk-bench-1";
 
 struct BenchSummary {
   unsigned warmup_runs = 0;
-  unsigned repetitions = 0;                  // counted runs
-  unsigned sectors = 0;                      // per run
-  unsigned partitions = 0;                   // per run
-  std::uint64_t peak_rss_bytes = 0;          // over every run, warm-up included
-  PhaseMap<PhaseStats> phases;  // every phase of phase_walls, "total" included
+  unsigned repetitions = 0;          // counted runs
+  unsigned sectors = 0;              // per run
+  unsigned partitions = 0;           // per run
+  std::uint64_t peak_rss_bytes = 0;  // over every run, warm-up included
+  PhaseMap<PhaseStats> phases;       // every phase of phase_walls, "total" included
 
   // Phase names in report order: the order they run (job/phase_order.hpp), "total" last.
   std::vector<std::string> phase_order() const;
@@ -64,7 +64,8 @@ nlohmann::ordered_json bench_report_json(const BenchSummary& summary, const Benc
 // The environment variables that change what a run does (recorded as lotus-bench records its own).
 nlohmann::json bench_environment_json();
 
-// This machine: CPU model (/proc/cpuinfo), hardware threads and memory; the caller adds cuda and gpus.
+// This machine: host name, CPU model (/proc/cpuinfo), hardware threads, memory and load average; the caller
+// adds cuda and gpus.
 nlohmann::json machine_json();
 
 // The current time in UTC, e.g. "2026-12-01T14:12:00Z".

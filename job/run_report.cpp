@@ -1,5 +1,6 @@
 #include "job/run_report.hpp"
 
+#include <fmt/format.h>
 #include <yaml-cpp/yaml.h>
 
 #include <nlohmann/json.hpp>
@@ -47,6 +48,8 @@ namespace {
 nlohmann::ordered_json report_json(const RunReport& report) {
   nlohmann::ordered_json j;
   j["tool"] = "cuzk";
+  j["format"] = kProveReportFormat;
+  for (const auto& [key, value] : report.context.items()) j[key] = value;
   j["engine"] = report.engine;
   j["overlap"] = report.overlap;
   j["peak_rss_bytes"] = report.peak_rss_bytes;
@@ -73,11 +76,12 @@ nlohmann::ordered_json report_json(const RunReport& report) {
   }
   j["failures"] = nlohmann::ordered_json::array();
   for (const auto& f : report.failures) {
-    j["failures"].push_back({{"c1", f.c1_path},
-                             {"sector", f.sector},
-                             {"stage", f.stage},
-                             {"error", f.message},
-                             {"exit_code", f.exit_code}});
+    // The shape of a failed `--json` record (docs/json-results.md): one way to read a failure.
+    j["failures"].push_back(
+        {{"c1", f.c1_path},
+         {"sector", f.sector.empty() ? nlohmann::ordered_json() : nlohmann::ordered_json(f.sector)},
+         {"stage", f.stage},
+         {"error", {{"kind", f.kind}, {"exit_code", f.exit_code}, {"message", f.message}}}});
   }
   return j;
 }
@@ -103,7 +107,8 @@ void emit_yaml(YAML::Emitter& out, const nlohmann::ordered_json& j) {
   } else if (j.is_number_integer()) {
     out << j.get<std::int64_t>();
   } else if (j.is_number_float()) {
-    out << j.get<double>();
+    // The shortest text that reads back as the same double (yaml-cpp's default keeps 6 digits).
+    out << fmt::format("{}", j.get<double>());
   } else {
     out << YAML::Null;
   }

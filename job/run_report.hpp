@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <exception>
+#include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
 #include <vector>
@@ -40,6 +41,7 @@ struct SectorFailure {
   std::string message;
   std::exception_ptr error;  // the exception itself: cli/ turns it into an exit code
   int exit_code = 0;         // filled in by cli/ (exit codes are the CLI's), written to the report
+  std::string kind;          // the exit code's kind (docs/json-results.md), filled in by cli/ too
 };
 
 struct RunReport {
@@ -55,10 +57,16 @@ struct RunReport {
   unsigned synthesis_workers = 1;
   std::optional<RunMemoryPlan> memory_plan;  // made before the first synthesis (job/run_memory.hpp)
   std::vector<TimelineEvent> timeline;       // every step of every partition, in the order recorded
+  // What makes the report comparable on its own (filled by cli/): date, version, commit, system (machine,
+  // load average, GPUs), environment, command line; written after "format", in this order.
+  nlohmann::ordered_json context = nlohmann::ordered_json::object();
 };
 
 // [[ "0x..", ... ], ...]: one array of canonical big-endian hex field elements per partition.
 std::string public_inputs_json(const std::vector<std::vector<algebra::Fr>>& inputs);
+
+// The format tag of a run report (docs/formats.md, "Run reports").
+inline constexpr const char* kProveReportFormat = "cuzk-prove-1";
 
 std::string to_json(const RunReport& report);
 std::string to_yaml(const RunReport& report);

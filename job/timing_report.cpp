@@ -83,8 +83,11 @@ TimingReport read_timing_report(const std::string& path) {
           if (!x.is_number()) throw io::IoError(path, "phase \"" + name + "\" has a non-numeric sample");
           r.samples_s[name].push_back(x.get<double>());
         }
+        r.runs = std::max(r.runs, unsigned(std::min<std::size_t>(r.samples_s[name].size(), 1u << 20)));
       }
     }
+    if (const auto reps = j.find("repetitions"); reps != j.end() && reps->is_number_unsigned())
+      r.runs = unsigned(std::clamp<std::uint64_t>(reps->get<std::uint64_t>(), 1, 1u << 20));
     return r;
   }
   r.kind = "prove";

@@ -34,6 +34,7 @@ struct TimingReport {
   PhaseWalls wall_s;
   PhaseMap<std::vector<double>> samples_s;  // bench reports: each counted run's wall seconds
   std::uint64_t peak_rss_bytes = 0;
+  unsigned runs = 1;  // the runs behind each figure: a prove report's 1, a bench report's repetitions
 };
 
 // Reads a `cuzk prove --report` JSON file or a `cuzk bench --report` JSON file. Throws io::IoError

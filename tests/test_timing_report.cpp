@@ -11,7 +11,12 @@
 #include <random>
 #include <utility>
 
+#include <yaml-cpp/yaml.h>
+
+#include <nlohmann/json.hpp>
+
 #include "io/io_error.hpp"
+#include "job/run_report.hpp"
 #include "job/timing_report.hpp"
 #include "tests/test_util.hpp"
 
@@ -75,6 +80,51 @@ TEST(TimingReport, ReadsProveReports) {
   EXPECT_DOUBLE_EQ(r.wall_s.at("params.load"), 3.0);
   EXPECT_DOUBLE_EQ(r.wall_s.at("total"), 10.0);
   EXPECT_EQ(r.peak_rss_bytes, 1048576u);
+}
+
+// Runs behind the figures: compare judges only reports of two runs or more a side.
+TEST(TimingReport, CountsTheRunsBehindTheFigures) {
+  EXPECT_EQ(job::read_timing_report(write_temp("prove-runs.json", kProveReport).string()).runs, 1u);
+  const char* five = R"({"tool": "cuzk", "format": "cuzk-bench-1", "repetitions": 5,
+    "phases": {"prove": {"median_s": 4.0, "samples_s": [4.0, 3.0, 5.0, 4.1, 3.9]}}})";
+  EXPECT_EQ(job::read_timing_report(write_temp("bench-runs.json", five).string()).runs, 5u);
+  const char* samples_only = R"({"tool": "cuzk", "format": "cuzk-bench-1",
+    "phases": {"prove": {"median_s": 4.0, "samples_s": [4.0, 3.0]}}})";
+  EXPECT_EQ(job::read_timing_report(write_temp("bench-samples.json", samples_only).string()).runs, 2u);
+}
+
+// A run report is comparable on its own: its format tag and context first, failures in the `--json`
+// record's shape, and floats in YAML that read back exactly.
+TEST(RunReport, CarriesItsContextFailuresAndExactFloats) {
+  job::RunReport report;
+  report.context["date"] = "2026-12-03T08:00:00Z";
+  report.context["commit"] = "abc";
+  report.total = {0.123456789012345, 1234567.8912345};
+  job::SectorFailure failure;
+  failure.c1_path = "bad.json";
+  failure.stage = "check";
+  failure.message = "bad.json: truncated";
+  failure.exit_code = 3;
+  failure.kind = "input";
+  report.failures.push_back(failure);
+  const nlohmann::ordered_json j = nlohmann::ordered_json::parse(job::to_json(report));
+  std::vector<std::string> keys;
+  for (const auto& [key, value] : j.items()) keys.push_back(key);
+  ASSERT_GE(keys.size(), 4u);
+  EXPECT_EQ(keys[0], "tool");
+  EXPECT_EQ(keys[1], "format");
+  EXPECT_EQ(j["format"], job::kProveReportFormat);
+  EXPECT_EQ(keys[2], "date");
+  EXPECT_EQ(keys[3], "commit");
+  const auto& f = j["failures"][0];
+  EXPECT_TRUE(f["sector"].is_null()) << f.dump();
+  EXPECT_EQ(f["error"]["kind"], "input");
+  EXPECT_EQ(f["error"]["exit_code"], 3);
+  EXPECT_EQ(f["error"]["message"], "bad.json: truncated");
+  const YAML::Node yaml = YAML::Load(job::to_yaml(report));
+  EXPECT_EQ(yaml["total"]["wall_s"].as<double>(), 0.123456789012345);
+  EXPECT_EQ(yaml["total"]["cpu_s"].as<double>(), 1234567.8912345);
+  EXPECT_EQ(yaml["format"].as<std::string>(), job::kProveReportFormat);
 }
 
 TEST(TimingReport, ReadsBenchReportsByTheirMedians) {

@@ -34,6 +34,11 @@ params_file="$params/$("$CUZK_BIN" params names --sector-size 2KiB | awk '/\.par
 [ "$(stat -c %s "$tmp/out/6.proof")" -eq 192 ] || fail "6.proof (envelope, sector 6) is not 192 bytes"
 grep -q "^c1 $(od -An -tx1 -v "$tmp/out/c1.proof" | tr -d ' \n')\$" "$tmp/prove.txt" || fail "printed hex differs from the file"
 grep -q '"verified": true' "$tmp/report.json" || fail "report does not say verified"
+# The run report is comparable on its own: format, date, build, machine, environment, command line.
+jq -e '.format == "cuzk-prove-1" and (.date | test("^20[0-9-]+T[0-9:]+Z$")) and (.commit | length > 0)
+  and (.system.hardware_threads > 0) and (.system.load_average | length == 3) and (.system.host | length > 0)
+  and (.environment | type == "object") and (.command_line | index("prove") != null)' "$tmp/report.json" >/dev/null ||
+  fail "run report lacks its context: $(jq -c '{format, date, commit, system, environment, command_line}' "$tmp/report.json")"
 
 "$CUZK_BIN" verify "$tmp/out/c1.proof" --c1 "$tmp/c1.json" --params-dir "$params" || fail "cuzk verify rejected the proof"
 vk="$params/$("$CUZK_BIN" params names --sector-size 2KiB | awk '/\.vk$/ {print $2}')"
@@ -136,9 +141,14 @@ node -e '
   const j = JSON.parse(fs.readFileSync(process.argv[1]));
   j.phases["prove.msm_g1"].median_s *= 1.5;
   fs.writeFileSync(process.argv[2], JSON.stringify(j));' "$tmp/bench.json" "$tmp/bench-slow.json"
+# One run a side is noise: shown and warned about, not judged (exit 0), unless asked for.
+"$CUZK_BIN" compare "$tmp/bench.json" "$tmp/bench-slow.json" --threshold 10 >"$tmp/compare.txt" 2>&1 ||
+  { cat "$tmp/compare.txt" >&2; fail "compare of single runs judged them (exit $?)"; }
+grep -q "not judged: 1 run(s) against 1" "$tmp/compare.txt" || { cat "$tmp/compare.txt" >&2; fail "compare of single runs gave no warning"; }
+grep -q "prove.msm_g1.*(slower)" "$tmp/compare.txt" || fail "compare did not show the slower phase"
 got=0
-"$CUZK_BIN" compare "$tmp/bench.json" "$tmp/bench-slow.json" --threshold 10 >"$tmp/compare.txt" 2>&1 || got=$?
-[ "$got" -eq 10 ] || { cat "$tmp/compare.txt" >&2; fail "compare of a 50% slower phase exited $got, expected 10"; }
+"$CUZK_BIN" compare "$tmp/bench.json" "$tmp/bench-slow.json" --threshold 10 --judge-single-runs >"$tmp/compare.txt" 2>&1 || got=$?
+[ "$got" -eq 10 ] || { cat "$tmp/compare.txt" >&2; fail "compare --judge-single-runs of a 50% slower phase exited $got, expected 10"; }
 grep -q "prove.msm_g1.*REGRESSION" "$tmp/compare.txt" || fail "compare did not name the slower phase"
 "$CUZK_BIN" compare "$tmp/bench.json" "$tmp/bench.json" >/dev/null || fail "compare of a report with itself exited $?"
 # Five runs a side: the Mann-Whitney U test judges too. Run-to-run noise whose medians differ by 8% is not a
