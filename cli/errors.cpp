@@ -7,6 +7,7 @@
 #include <exception>
 
 #include "cli/exit_codes.hpp"
+#include "cli/signals.hpp"
 #include "io/io_error.hpp"
 #include "job/prove.hpp"
 #include "pce/errors.hpp"
@@ -44,6 +45,8 @@ int log_exception() {
       case job::JobError::Kind::kNoGpu:
       case job::JobError::Kind::kInsufficientMemory:  // the machine's resources, like a missing GPU
         return kGpuError;
+      case job::JobError::Kind::kInterrupted:
+        return interrupted_exit_code();
     }
     return kInternalError;
   } catch (const pce::PceError& e) {

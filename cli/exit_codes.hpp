@@ -6,16 +6,20 @@ namespace cuzk::cli {
 
 enum ExitCode : int {
   kOk = 0,
-  kInternalError = 1,      // a bug or an unexpected exception
-  kUsageError = 2,         // bad flags or arguments (CLI11 parse errors)
-  kInputError = 3,         // an input file is missing, unreadable, truncated or malformed
-  kEncodingError = 4,      // a curve point or field element fails its encoding checks
-  kVerificationFailed = 5, // a proof does not verify
-  kParameterError = 6,     // Groth16 parameters are missing, inconsistent or fail their digest
-  kCircuitError = 7,       // the witness does not satisfy the circuit (bad C1 data)
-  kGpuError = 8,           // CUDA reported an error (never silently replaced by the CPU path)
-  kCacheError = 9,         // a PCE cache is corrupt and may not be rebuilt (--pce-readonly)
-  kRegression = 10,        // `cuzk compare`: a phase is slower than the threshold allows
+  kInternalError = 1,       // a bug or an unexpected exception
+  kUsageError = 2,          // bad flags or arguments (CLI11 parse errors)
+  kInputError = 3,          // an input file is missing, unreadable, truncated or malformed
+  kEncodingError = 4,       // a curve point or field element fails its encoding checks
+  kVerificationFailed = 5,  // a proof does not verify
+  kParameterError = 6,      // Groth16 parameters are missing, inconsistent or fail their digest
+  kCircuitError = 7,        // the witness does not satisfy the circuit (bad C1 data)
+  kGpuError = 8,            // CUDA reported an error (never silently replaced by the CPU path)
+  kCacheError = 9,          // a PCE cache is corrupt and may not be rebuilt (--pce-readonly)
+  kRegression = 10,         // `cuzk compare`: a phase is slower than the threshold allows
+  // `cuzk prove` stopped by a signal at a safe point (cli/signals.hpp): 128 + the signal, as a shell reports
+  // it
+  kInterrupted = 130,  // SIGINT
+  kTerminated = 143,   // SIGTERM
 };
 
 // A short stable name per code, for machine-readable results (`cuzk prove --json`, docs/json-results.md).
@@ -43,6 +47,9 @@ constexpr const char* exit_code_kind(int code) {
       return "cache";
     case kRegression:
       return "regression";
+    case kInterrupted:
+    case kTerminated:
+      return "interrupted";
   }
   return "internal";
 }

@@ -23,6 +23,7 @@
 #include "cli/errors.hpp"
 #include "cli/exit_codes.hpp"
 #include "cli/format.hpp"
+#include "cli/signals.hpp"
 #include "io/atomic_file.hpp"
 #include "io/param_names.hpp"
 #include "job/bench_report.hpp"
@@ -163,7 +164,10 @@ class ProveRun {
 
   void run() {
     started_utc_ = job::utc_now();
+    const StopOnSignals
+        stop_on_signals;  // SIGINT, SIGTERM: stop at the next safe point, report, exit 130/143
     job::ProveOptions options = options_from_flags();
+    options.stop_requested = &StopOnSignals::requested();
     PhaseTimer run_timer;
     progress_.begin("proving", 0, "partitions");
     progress_.start_ticker(1);  // heartbeat: the live line's clock, and log
@@ -330,9 +334,12 @@ class ProveRun {
     }
     std::set<std::string> proven;
     for (const auto& s : done_) proven.insert(s.c1_path);
+    // A signal stopped the run: every sector not proven failed with it (none was passed over for another's
+    // error).
+    const bool interrupted = code == kInterrupted || code == kTerminated;
     if (f_.json) {
       for (std::size_t i = 0; i < inputs_; ++i)
-        if (i == failed)
+        if (i == failed || (interrupted && !proven.contains(f_.job.c1_files[i])))
           std::printf("%s\n", unproven_record(f_.job.c1_files[i], true, code, message).c_str());
         else if (!proven.contains(f_.job.c1_files[i]))
           std::printf("%s\n", unproven_record(f_.job.c1_files[i], false, code, message).c_str());
@@ -346,6 +353,7 @@ class ProveRun {
     job::RunOutcome outcome;
     outcome.success = false;
     outcome.sectors_failed = failed < inputs_ ? 1 : 0;
+    if (interrupted) outcome.sectors_failed = unsigned(inputs_ - std::min(inputs_, done_.size()));
     if (failed < inputs_) outcome.partitions_failed = partitions_of(f_.job.c1_files[failed]);
     outcome.sectors_skipped = unsigned(inputs_ - std::min(inputs_, done_.size() + outcome.sectors_failed));
     try {

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <csignal>
 #include <deque>
 #include <filesystem>
 #include <future>
@@ -48,6 +49,26 @@ std::string sector_name(const std::string& c1_path, const porep::C1Output& c1) {
 
 void progress(const ProveOptions& o, const std::string& message) {
   if (o.progress) o.progress(message);
+}
+
+std::string signal_name(int signal) {
+  switch (signal) {
+    case SIGINT:
+      return "SIGINT";
+    case SIGTERM:
+      return "SIGTERM";
+  }
+  return "signal " + std::to_string(signal);
+}
+
+// The start of a step: a safe point to stop at when asked (ProveOptions::stop_requested), then its progress.
+void begin_step(const ProveOptions& o, const std::string& message) {
+  if (o.stop_requested) {
+    if (const int signal = o.stop_requested->load(); signal != 0)
+      throw JobError(JobError::Kind::kInterrupted,
+                     fmt::format("interrupted by {} before {}", signal_name(signal), message));
+  }
+  progress(o, message);
 }
 
 // The failed sectors of a keep-going run, recorded from both pipeline stages.
@@ -249,7 +270,7 @@ class FrontStage {
     SectorReport& report = job->report;
     report.c1_path = path;
 
-    progress(options_, "parsing " + path);
+    begin_step(options_, "parsing " + path);
     PhaseTimer parse_timer;
     job->c1 = porep::read_c1_file(path);
     report.phases["parse"] = parse_timer.elapsed();
@@ -324,7 +345,7 @@ class FrontStage {
       phases["check"] += check_timer.elapsed();
       step_done("check");
     }
-    progress(options_, "synthesizing " + where);
+    begin_step(options_, "synthesizing " + where);
     PhaseTimer synth_timer;
     const unsigned workers = std::max(1u, options_.synthesis_workers);
     const unsigned threads = options_.threads == 0 ? 0 : std::max(1u, options_.threads / workers);
@@ -448,7 +469,7 @@ class BackStage {
  private:
   void prove(PartitionWork& work) {
     SectorJob& job = *work.job;
-    progress(options_, "proving " + job.path + " partition " + std::to_string(work.partition));
+    begin_step(options_, "proving " + job.path + " partition " + std::to_string(work.partition));
     PhaseTimer prove_timer;
     algebra::Fr r, s;
     if (options_.fixed_randomness) {
@@ -527,7 +548,7 @@ class BackStage {
     SectorReport& report = job.report;
     for (const auto& [name, t] : job.back_phases) report.phases[name] += t;
     if (options_.verify) {
-      progress(options_, "verifying " + job.path);
+      begin_step(options_, "verifying " + job.path);
       PhaseTimer verify_timer;
       const double verify_start = timeline_.now();
       const groth16::VerifyingKey& vk = store_.vk_for(*proof.shape);
@@ -649,7 +670,7 @@ std::vector<CheckedInput> check_inputs(const std::vector<std::string>& paths, co
     const std::string& path = paths[i];
     std::string sector;
     try {
-      progress(options, "checking " + path);
+      begin_step(options, "checking " + path);
       porep::C1Output c1 = porep::read_c1_file(path);
       porep::validate_c1(c1, path);
       sector = sector_name(path, c1);

@@ -3,6 +3,7 @@
 // inputs, write `<sector>.proof` atomically, and report per-phase wall/CPU time and peak memory.
 #pragma once
 
+#include <atomic>
 #include <cstdint>
 #include <exception>
 #include <functional>
@@ -38,6 +39,7 @@ class JobError : public std::runtime_error {
     kOutputExists,
     kNoGpu,
     kInsufficientMemory,  // the run's memory plan does not fit the host or the --gpu-memory budget
+    kInterrupted,         // ProveOptions::stop_requested was set (SIGINT, SIGTERM): stopped at a safe point
   };
   JobError(Kind kind, const std::string& what) : std::runtime_error(what), kind_(kind) {}
   Kind kind() const { return kind_; }
@@ -115,6 +117,10 @@ struct ProveOptions {
   std::function<std::uint64_t()> device_memory_used;
   // Progress messages; with `overlap` it is called from two threads (never at the same time by one).
   std::function<void(const std::string&)> progress;
+  // Non-zero (a signal's number) when the run is asked to stop: it throws JobError kInterrupted at its next
+  // safe point (before each check, parse, synthesis, proof and verification: each step begins there), so
+  // that everything is unwound (temporary files removed) and reported. Null: never.
+  const std::atomic<int>* stop_requested = nullptr;
   // A sector that fails (bad input, unsatisfied circuit, a proving or verification error) is recorded in
   // RunReport::failures and the run goes on with the next one; off: the first failure ends the run.
   bool keep_going = false;
