@@ -1,11 +1,13 @@
 // A read-only memory mapping of a whole file (RAII: unmapped on destruction), with bounds-checked
-// slicing that reports the file and the byte offset of a short read.
+// slicing that reports the file and the byte offset of a short read. A file that shrinks while it is
+// mapped is an IoError, never a crash: see read_guarded().
 #pragma once
 
 #include <cstddef>
 #include <cstdint>
 #include <span>
 #include <string>
+#include <type_traits>
 
 namespace cuzk::io {
 
@@ -40,12 +42,38 @@ class MappedFile {
   // Hints the kernel that the mapping will be read front to back (madvise); failures are ignored.
   void advise_sequential() const;
 
+  // Runs `read` (which reads the mapping) and returns what it returns. Should another process shrink
+  // the file meanwhile, the pages past its new end read as zeros instead of raising SIGBUS (a process-wide
+  // handler replaces them), and whatever `read` returned or threw is replaced by an IoError naming the
+  // file and the first offset lost (check_intact). Every reader of a mapping goes through it.
+  template <class Read>
+  auto read_guarded(Read&& read) const {
+    try {
+      if constexpr (std::is_void_v<decltype(read())>) {
+        read();
+        check_intact();
+      } else {
+        auto result = read();
+        check_intact();
+        return result;
+      }
+    } catch (...) {
+      check_intact();  // a parse error over zeros means the file shrank: say so instead
+      throw;
+    }
+  }
+
+  // Throws IoError when the file is now shorter than the mapping, or a read past its end faulted.
+  void check_intact() const;
+
  private:
   void release() noexcept;
 
   std::string path_;
+  int fd_ = -1;  // kept open to fstat the file itself (not whatever the path names now)
   const std::uint8_t* data_ = nullptr;
   std::size_t size_ = 0;
+  int guard_slot_ = -1;  // this mapping's entry in the SIGBUS handler's table, -1 when none
 };
 
 }  // namespace cuzk::io

@@ -12,11 +12,14 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <chrono>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <optional>
 #include <random>
 #include <string>
+#include <thread>
 
 #include "c1_fixture.hpp"
 #include "io/atomic_file.hpp"
@@ -152,6 +155,65 @@ TEST(HostileFiles, NonRegularFilesAreNamedWithoutOpening) {
     EXPECT_EQ(e.path(), fifo.string());
   }
   ::close(writer);
+}
+
+// Issue 30, item 11: a file that shrank while it was mapped and read raised SIGBUS (exit 135). The read
+// past the new end now sees zeros and the reader gets an IoError naming the file and the first lost offset.
+TEST(HostileFiles, FileShrinkingWhileMappedIsAnIoErrorNotSigbus) {
+  io::TempDir dir("cuzk_hostile_");
+  const fs::path path = dir.file("shrinking");
+  const auto page = static_cast<std::size_t>(::sysconf(_SC_PAGESIZE));
+  write_text(path, std::string(4 * page, 'x'));
+  io::MappedFile file(path.string());
+  constexpr off_t kNewSize = 100;  // inside the first page: the rest of it reads as zeros without a fault
+  try {
+    (void)file.read_guarded([&] {
+      std::size_t sum = file.bytes()[0];
+      EXPECT_EQ(::truncate(path.c_str(), kNewSize), 0);
+      for (std::uint8_t b : file.bytes()) sum += b;  // pages 1..3 are past the end now
+      return sum;
+    });
+    ADD_FAILURE() << "a file that shrank while it was read gave no error";
+  } catch (const io::IoError& e) {
+    EXPECT_EQ(e.path(), path.string());
+    EXPECT_EQ(e.offset(), std::optional<std::uint64_t>(kNewSize));
+    EXPECT_NE(std::string(e.what()).find("shrank"), std::string::npos) << e.what();
+  }
+  // An error thrown by the reader over the zeros is replaced by the same IoError.
+  try {
+    file.read_guarded([&] {
+      if (file.bytes()[2 * page] == 0) throw std::runtime_error("parse error over zeros");
+    });
+    ADD_FAILURE() << "no error";
+  } catch (const io::IoError& e) {
+    EXPECT_EQ(e.offset(), std::optional<std::uint64_t>(kNewSize)) << e.what();
+  }
+}
+
+// Item 11 through the C1 reader: another thread truncates the file while it is parsed. Every outcome is
+// a parsed C1 (read before the truncation) or an IoError naming the file, never a signal.
+TEST(HostileFiles, C1FileTruncatedDuringTheReadIsAnIoError) {
+  io::TempDir dir("cuzk_hostile_");
+  const fs::path path = dir.file("c1.json");
+  std::string text = valid_c1_json();
+  // Whitespace is valid JSON and makes the parse long enough (several pages) to be caught in the middle.
+  text.insert(text.size() - 1, std::string(std::size_t{8} << 20, ' '));
+  int errors = 0;
+  for (int round = 0; round < 20; ++round) {
+    write_text(path, text);
+    std::thread truncator([&] {
+      std::this_thread::sleep_for(std::chrono::microseconds(200 * round));
+      (void)::truncate(path.c_str(), static_cast<off_t>(text.size() / 3));
+    });
+    try {
+      (void)porep::read_c1_file(path.string());
+    } catch (const io::IoError& e) {
+      ++errors;
+      EXPECT_EQ(e.path(), path.string());
+    }
+    truncator.join();
+  }
+  EXPECT_GT(errors, 0);
 }
 
 // Defect 5: bad output paths are input errors named with their reason, found before any work.

@@ -242,7 +242,7 @@ VerifyingKey VerifyingKey::from_bytes(std::span<const std::uint8_t> bytes, const
 
 VerifyingKey VerifyingKey::read(const std::string& path) {
   io::MappedFile file(path);
-  return from_bytes(file.bytes(), path);
+  return file.read_guarded([&] { return from_bytes(file.bytes(), path); });
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -301,7 +301,7 @@ Parameters Parameters::from_bytes(std::span<const std::uint8_t> bytes, PointChec
 
 Parameters Parameters::read(const std::string& path, PointCheck vector_check, unsigned threads) {
   io::MappedFile file(path);
-  return from_bytes(file.bytes(), vector_check, path, threads);
+  return file.read_guarded([&] { return from_bytes(file.bytes(), vector_check, path, threads); });
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -342,20 +342,22 @@ ParameterHeader header_of(const Parameters& params) {
 
 ParameterHeader read_parameter_header(const std::string& path) {
   io::MappedFile file(path);
-  const ParametersInfo info = parameters_info(file.bytes(), path);
-  ParameterHeader header;
-  header.vk = VerifyingKey::from_bytes(file.slice(0, info.vk_bytes(), "verifying key block"), path);
-  header.h = info.vector("h").count;
-  header.l = info.vector("l").count;
-  header.a = info.vector("a").count;
-  header.b_g1 = info.vector("b_g1").count;
-  header.b_g2 = info.vector("b_g2").count;
-  return header;
+  return file.read_guarded([&] {
+    const ParametersInfo info = parameters_info(file.bytes(), path);
+    ParameterHeader header;
+    header.vk = VerifyingKey::from_bytes(file.slice(0, info.vk_bytes(), "verifying key block"), path);
+    header.h = info.vector("h").count;
+    header.l = info.vector("l").count;
+    header.a = info.vector("a").count;
+    header.b_g1 = info.vector("b_g1").count;
+    header.b_g2 = info.vector("b_g2").count;
+    return header;
+  });
 }
 
 ParametersInfo read_parameters_info(const std::string& path) {
   io::MappedFile file(path);
-  return parameters_info(file.bytes(), path);
+  return file.read_guarded([&] { return parameters_info(file.bytes(), path); });
 }
 
 void write_vector_length(std::size_t count, const char* name, std::uint8_t* out) {

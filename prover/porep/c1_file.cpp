@@ -437,7 +437,7 @@ C1Output read_c1_file(const std::string& path) {
   io::MappedFile file(path);
   std::string_view text(reinterpret_cast<const char*>(file.bytes().data()), file.size());
   if (text.empty()) throw io::IoError(path, "empty file: not a C1 output");
-  return parse_c1_json(text, path);
+  return file.read_guarded([&] { return parse_c1_json(text, path); });
 }
 
 std::string c1_to_json(const C1Output& c1) {
