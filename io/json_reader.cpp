@@ -1,5 +1,6 @@
 #include "io/json_reader.hpp"
 
+#include <algorithm>
 #include <cctype>
 
 namespace cuzk::io {
@@ -171,6 +172,27 @@ std::string JsonReader::read_string(std::size_t max_bytes) {
       default: fail("malformed JSON: bad escape");
     }
   }
+  first_in_container_ = false;
+  return out;
+}
+
+std::string_view JsonReader::read_plain_string(std::size_t max_bytes, const std::string& what) {
+  expect('"');
+  const std::size_t start = pos_;
+  const std::size_t scan_end = std::min(text_.size(), start + max_bytes + 1);
+  while (pos_ < scan_end && text_[pos_] != '"') {
+    const char c = text_[pos_];
+    if (c == '\\') fail(what + ": an escape sequence (not expected in it)");
+    if (static_cast<unsigned char>(c) < 0x20) fail("malformed JSON: control character in a string");
+    ++pos_;
+  }
+  if (pos_ - start > max_bytes) {
+    pos_ = start;
+    fail(what + ": longer than " + std::to_string(max_bytes) + " bytes");
+  }
+  if (pos_ >= text_.size()) fail("malformed JSON: unterminated string");
+  const std::string_view out = text_.substr(start, pos_ - start);
+  ++pos_;  // the closing quote
   first_in_container_ = false;
   return out;
 }

@@ -38,6 +38,9 @@ class JsonReader {
   std::int64_t read_i64();
   // Fails ("longer than max_bytes") as soon as the string passes max_bytes, without reading it all.
   std::string read_string(std::size_t max_bytes = kMaxStringBytes);
+  // A string without escapes, as a view into the text (no copy: for long values such as an envelope's
+  // base64 Phase1Out); fails at an escape, and as soon as it passes max_bytes, naming what it is.
+  std::string_view read_plain_string(std::size_t max_bytes, const std::string& what);
   void read_null();
   void skip_value();
   // Reads a JSON array of exactly N integers 0..255.

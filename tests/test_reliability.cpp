@@ -125,6 +125,84 @@ TEST(HostileC1, NegativeEnvelopeSectorNumIsRefused) {
   EXPECT_EQ(parse_error(porep::c1_to_envelope_json(c1)), "");
 }
 
+// Issue 30, item 12: a C1 file of many empty partitions took 16x its size in memory before it was
+// refused. The reader stops at the first partition beyond what the registered proof allows.
+TEST(HostileC1, PartitionsBeyondTheRegisteredProofAreRefusedAtTheFirst) {
+  io::TempDir dir("cuzk_hostile_");
+  std::string text = valid_c1_json();  // StackedDrg2KiBV1_1: 1 partition of 2 challenges
+  const std::size_t end_of_partitions = text.find("]]},\"comm_r\"");
+  ASSERT_NE(end_of_partitions, std::string::npos);
+  std::string empty_partitions;
+  for (int i = 0; i < 4'000'000; ++i) empty_partitions += ",[]";  // 12 MB of text
+  text.insert(end_of_partitions + 1, empty_partitions);
+  const fs::path path = dir.file("many-partitions.json");
+  write_text(path, text);
+  const auto start = std::chrono::steady_clock::now();
+  try {
+    (void)porep::read_c1_file(path.string());
+    ADD_FAILURE() << "a C1 file with 4,000,001 partitions was read";
+  } catch (const io::IoError& e) {
+    const std::string message = e.what();
+    EXPECT_EQ(e.path(), path.string());
+    EXPECT_NE(message.find("partition 1: more partitions than StackedDrg2KiBV1_1 allows (1)"),
+              std::string::npos)
+        << message;
+    EXPECT_EQ(e.offset(), std::optional<std::uint64_t>(end_of_partitions + 2)) << message;
+  }
+  EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(2));
+
+  // Before the registered proof is known (fields in another order), the bound is that of any proof.
+  std::string reordered = "{\"vanilla_proofs\":{\"StackedDrg2KiBV1\":[[]";
+  for (int i = 0; i < 1000; ++i) reordered += ",[]";
+  reordered += "]}}";
+  const std::string message = parse_error(reordered);
+  EXPECT_NE(message.find("partition 126: more partitions than any registered proof allows (126)"),
+            std::string::npos)
+      << message;
+
+  // Challenges per partition likewise: 2 for 2KiB. A copy of the first challenge is put after the second.
+  std::string three_challenges = valid_c1_json();
+  const std::size_t first_challenge = three_challenges.find("[[{\"comm_d_proofs\"") + 2;
+  const std::size_t second_challenge = three_challenges.find(",{\"comm_d_proofs\"", first_challenge) + 1;
+  const std::string challenge =
+      three_challenges.substr(first_challenge, second_challenge - 1 - first_challenge);
+  three_challenges.insert(three_challenges.find("]]},\"comm_r\""), "," + challenge);
+  const std::string challenge_message = parse_error(three_challenges);
+  EXPECT_NE(
+      challenge_message.find("partition 0 challenge 2: more challenges than StackedDrg2KiBV1_1 allows (2)"),
+      std::string::npos)
+      << challenge_message;
+}
+
+// Item 12: an envelope's Phase1Out is refused by its length before it is copied or decoded, and invalid
+// base64 before any output is allocated.
+TEST(HostileC1, Phase1OutLengthIsBounded) {
+  std::mt19937_64 rng(20);
+  const std::string envelope = porep::c1_to_envelope_json(test::random_c1(rng, "StackedDrg2KiBV1_1"));
+  const std::size_t base64_length =
+      envelope.find("\",\"SectorSize\"") - envelope.find("\"Phase1Out\":\"") - 13;
+  EXPECT_NO_THROW((void)porep::parse_c1_json(envelope, "env.json", base64_length));
+  EXPECT_LT(base64_length, porep::kMaxPhase1OutChars);
+  try {
+    (void)porep::parse_c1_json(envelope, "env.json", base64_length - 1);
+    ADD_FAILURE() << "a Phase1Out over the bound was decoded";
+  } catch (const io::IoError& e) {
+    EXPECT_NE(
+        std::string(e.what()).find("Phase1Out: longer than " + std::to_string(base64_length - 1) + " bytes"),
+        std::string::npos)
+        << e.what();
+    EXPECT_EQ(e.offset(), std::optional<std::uint64_t>(envelope.find("\"Phase1Out\":\"") + 13));
+  }
+  // Escapes are never written by Go's encoding/json in base64, and are refused.
+  EXPECT_NE(parse_error("{\"SectorNum\":1,\"Phase1Out\":\"QUJD\\u0044\",\"SectorSize\":2048}").find("escape"),
+            std::string::npos);
+  // An invalid character at the very end is found by the checking pass.
+  EXPECT_NE(parse_error("{\"SectorNum\":1,\"Phase1Out\":\"" + std::string(4000, 'A') +
+                        "AAA!\",\"SectorSize\":2048}")
+                .find("invalid base64 character"),
+            std::string::npos);
+}
+
 // Defects 1 and 8: special files are named without being opened.
 TEST(HostileFiles, NonRegularFilesAreNamedWithoutOpening) {
   io::TempDir dir("cuzk_hostile_");

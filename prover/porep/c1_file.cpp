@@ -1,5 +1,6 @@
 #include "prover/porep/c1_file.hpp"
 
+#include <algorithm>
 #include <array>
 #include <functional>
 #include <initializer_list>
@@ -218,6 +219,27 @@ ChallengeProof read_challenge_proof(io::JsonReader& r, const std::string& /*wher
   return p;
 }
 
+// The most partitions and challenges per partition a C1 file may hold: those of its registered proof
+// when it came first (as serde writes it), else the most of any registered proof. The reader stops at the
+// first one beyond, so that its memory stays bounded by what the format can hold, not by the file (an
+// empty partition "[]," is 3 bytes of text but a vector and its share of the array's growth in memory).
+struct VanillaBounds {
+  std::size_t partitions = 0;
+  std::size_t challenges = 0;
+  std::string allowed_by;
+};
+
+VanillaBounds vanilla_bounds(const RegisteredSealProof* proof) {
+  if (proof != nullptr)
+    return {proof->partitions(), proof->shape->challenges_per_partition, std::string(proof->name)};
+  VanillaBounds most{0, 0, "any registered proof"};
+  for (const RegisteredSealProof& p : all_registered_seal_proofs()) {
+    most.partitions = std::max<std::size_t>(most.partitions, p.partitions());
+    most.challenges = std::max<std::size_t>(most.challenges, p.shape->challenges_per_partition);
+  }
+  return most;
+}
+
 C1Output parse_raw(io::JsonReader& r) {
   C1Output c1;
   read_struct(r, "SealCommitPhase1Output",
@@ -234,12 +256,20 @@ C1Output parse_raw(io::JsonReader& r) {
                   case 1: {
                     r.begin_object();
                     if (!r.next_key(c1.vanilla_variant)) r.fail("vanilla_proofs: empty object");
+                    const VanillaBounds bounds = vanilla_bounds(c1.registered_proof);
                     r.begin_array();
                     while (r.has_next_element()) {
                       std::size_t k = c1.vanilla_proofs.size();
+                      if (k == bounds.partitions)
+                        r.fail("partition " + std::to_string(k) + ": more partitions than " +
+                               bounds.allowed_by + " allows (" + std::to_string(bounds.partitions) + ")");
                       auto& partition = c1.vanilla_proofs.emplace_back();
                       r.begin_array();
                       while (r.has_next_element()) {
+                        if (partition.size() == bounds.challenges)
+                          r.fail("partition " + std::to_string(k) + " challenge " +
+                                 std::to_string(partition.size()) + ": more challenges than " +
+                                 bounds.allowed_by + " allows (" + std::to_string(bounds.challenges) + ")");
                         std::string where = "partition " + std::to_string(k) + " challenge " +
                                             std::to_string(partition.size());
                         r.set_context(where);
@@ -392,7 +422,8 @@ constexpr char kBase64Alphabet[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqr
 
 }  // namespace
 
-C1Output parse_c1_json(std::string_view text, const std::string& source_name) {
+C1Output parse_c1_json(std::string_view text, const std::string& source_name,
+                       std::size_t max_phase1_out_chars) {
   // The envelope's first key is "SectorNum", "Phase1Out" or "SectorSize"; the raw form's keys are
   // snake_case. Look at the first key to decide, then parse strictly.
   io::JsonReader probe(text, source_name);
@@ -407,7 +438,7 @@ C1Output parse_c1_json(std::string_view text, const std::string& source_name) {
   io::JsonReader r(text, source_name);
   std::int64_t sector_num = 0;
   std::uint64_t sector_size = 0;
-  std::string phase1_out;
+  std::string_view phase1_out;  // a view into `text`: the base64 is not copied
   std::size_t phase1_offset = 0;
   read_struct(r, "C1 envelope", {"SectorNum", "Phase1Out", "SectorSize"}, [&](std::size_t f) {
     if (f == 0) {
@@ -417,15 +448,14 @@ C1Output parse_c1_json(std::string_view text, const std::string& source_name) {
       if (sector_num < 0) r.fail("C1 envelope: SectorNum " + std::to_string(sector_num) + " is negative");
     } else if (f == 1) {
       phase1_offset = r.offset();
-      phase1_out = r.read_string(text.size());  // the whole raw C1 file, base64-encoded
+      // The whole raw C1 file, base64-encoded (which needs no escapes: Go's encoding/json writes none).
+      phase1_out = r.read_plain_string(max_phase1_out_chars, "C1 envelope: Phase1Out");
     } else
       sector_size = r.read_u64();
   });
   r.expect_end();
   std::string inner_name = source_name + " (Phase1Out at offset " + std::to_string(phase1_offset) + ")";
   std::string raw = base64_decode(phase1_out, inner_name);
-  phase1_out.clear();
-  phase1_out.shrink_to_fit();
   io::JsonReader inner(raw, inner_name);
   C1Output c1 = parse_raw(inner);
   c1.sector_num = sector_num;
@@ -507,27 +537,34 @@ std::string base64_decode(std::string_view text, const std::string& source_name)
   value.fill(-1);
   for (int i = 0; i < 64; ++i) value[static_cast<unsigned char>(kBase64Alphabet[i])] = i;
   if (text.size() % 4 != 0) throw io::IoError(source_name, "invalid base64: length is not a multiple of 4");
+  // Two passes: the first only checks, so that an invalid text (up to kMaxPhase1OutChars of it) is refused
+  // before the 3/4 of its size that the output takes is allocated.
   std::string out;
-  out.reserve(text.size() / 4 * 3);
-  for (std::size_t i = 0; i < text.size(); i += 4) {
-    int v[4];
-    int pad = 0;
-    for (int j = 0; j < 4; ++j) {
-      char c = text[i + j];
-      if (c == '=' && i + 4 == text.size() && j >= 2) {
-        v[j] = 0;
-        ++pad;
-        continue;
+  const auto decode = [&](bool write) {
+    for (std::size_t i = 0; i < text.size(); i += 4) {
+      int v[4];
+      int pad = 0;
+      for (int j = 0; j < 4; ++j) {
+        char c = text[i + j];
+        if (c == '=' && i + 4 == text.size() && j >= 2) {
+          v[j] = 0;
+          ++pad;
+          continue;
+        }
+        if (pad) throw io::IoError(source_name, "invalid base64: data after padding", i + j);
+        v[j] = value[static_cast<unsigned char>(c)];
+        if (v[j] < 0) throw io::IoError(source_name, "invalid base64 character", i + j);
       }
-      if (pad) throw io::IoError(source_name, "invalid base64: data after padding", i + j);
-      v[j] = value[static_cast<unsigned char>(c)];
-      if (v[j] < 0) throw io::IoError(source_name, "invalid base64 character", i + j);
+      if (!write) continue;
+      std::uint32_t word = (v[0] << 18) | (v[1] << 12) | (v[2] << 6) | v[3];
+      out += static_cast<char>((word >> 16) & 0xff);
+      if (pad < 2) out += static_cast<char>((word >> 8) & 0xff);
+      if (pad < 1) out += static_cast<char>(word & 0xff);
     }
-    std::uint32_t word = (v[0] << 18) | (v[1] << 12) | (v[2] << 6) | v[3];
-    out += static_cast<char>((word >> 16) & 0xff);
-    if (pad < 2) out += static_cast<char>((word >> 8) & 0xff);
-    if (pad < 1) out += static_cast<char>(word & 0xff);
-  }
+  };
+  decode(false);
+  out.reserve(text.size() / 4 * 3);
+  decode(true);
   return out;
 }
 
