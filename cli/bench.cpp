@@ -163,10 +163,10 @@ void register_bench_commands(CLI::App& app) {
   auto cf = std::make_shared<CompareFlags>();
   CLI::App* compare = app.add_subcommand(
       "compare", "Compare two timing reports (prove --report or bench --report); exit 10 on a regression");
-  compare->add_option("baseline", cf->baseline, "the reference report")->required()->check(CLI::ExistingFile);
-  compare->add_option("contender", cf->contender, "the report to judge")
-      ->required()
-      ->check(CLI::ExistingFile);
+  // No CLI::ExistingFile: a missing, special or unreadable report is an input error (exit 3), named by
+  // job::read_timing_report, not a usage error.
+  compare->add_option("baseline", cf->baseline, "the reference report")->required();
+  compare->add_option("contender", cf->contender, "the report to judge")->required();
   compare->add_option("--threshold", cf->threshold_percent, "allowed slow-down per phase, percent")
       ->capture_default_str()
       ->check(CLI::NonNegativeNumber);

@@ -53,6 +53,16 @@ const pce::CacheKey kDemoKey{"demo", "groth16 demo circuit v1 secrets=3,5,7 roun
 void run_build(const BuildOptions& o) {
   const fs::path dir =
       pce::cache_dir(o.cache_dir, o.params_dir.empty() ? io::parameter_cache_dir() : fs::path(o.params_dir));
+  // The point of `pce build` is the file: a cache folder that is a file (or cannot be made) is refused
+  // before the build, not found after it (load_or_build would only warn and use the circuit in memory).
+  std::error_code ec;
+  fs::create_directories(dir, ec);
+  if (ec || !fs::is_directory(dir)) {
+    const std::string why = io::why_not_a_regular_file(dir.string());
+    throw io::IoError(dir.string(), why.empty()
+                                        ? "the cache folder is a file, not a folder"
+                                        : "cannot make the cache folder: " + (ec ? ec.message() : why));
+  }
   pce::CacheKey key;
   pce::BuildFn build;
   if (!o.sector_size.empty()) {
@@ -79,6 +89,10 @@ void run_build(const BuildOptions& o) {
     r = pce::load_or_build(dir, key, build, /*readonly=*/false, write);
   }
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  // load_or_build uses a built circuit that cannot be written, with a warning; here that is the failure.
+  if (r.built && !fs::is_regular_file(r.path))
+    throw io::IoError(r.path.string(),
+                      "built, but the cache file could not be written (see the warning above)");
   fmt::print("{}: {} in {:.2f} s\n", r.path.string(), r.built ? "built and written" : "valid, loaded",
              seconds);
   fmt::print("circuit:     {}\n", key.description);

@@ -11,6 +11,7 @@
 #include <nlohmann/json.hpp>
 
 #include "io/io_error.hpp"
+#include "io/mapped_file.hpp"
 
 namespace cuzk::job {
 
@@ -56,6 +57,8 @@ std::string escape(const std::string& text) {
 }  // namespace
 
 std::vector<TimelineEvent> read_report_timeline(const std::string& path) {
+  // A FIFO would block the open until a writer comes (forever); a directory opens and reads as nothing.
+  io::require_regular_file(path);
   std::ifstream in(path);
   if (!in) throw io::IoError(path, "cannot open the report");
   nlohmann::json j;

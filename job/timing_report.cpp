@@ -7,6 +7,7 @@
 #include <sstream>
 
 #include "io/io_error.hpp"
+#include "io/mapped_file.hpp"
 #include "job/bench_report.hpp"
 
 namespace cuzk::job {
@@ -57,6 +58,8 @@ double wall_of(const nlohmann::json& phase, const std::string& path, const std::
 }  // namespace
 
 TimingReport read_timing_report(const std::string& path) {
+  // A FIFO would block the open until a writer comes (forever); a directory opens and reads as nothing.
+  io::require_regular_file(path);
   std::ifstream in(path, std::ios::binary);
   if (!in) throw io::IoError(path, "cannot open the timing report");
   std::stringstream text;

@@ -5,7 +5,8 @@
 # threads (2), bad output paths (3 before any work, 2 for an empty one), out-of-range numbers (2; a
 # negative envelope SectorNum: 3), missing / directory / dangling / looping C1 paths (3), and a verifying
 # key (a .vk, or the one a .params begins with) with any point at infinity (3, in `params info`, `prove` and
-# `verify`). No parameters are needed: every case stops before.
+# `verify`); the report readers of `compare` and `report timeline`, and `pce build` into a file (3). No
+# parameters are needed: every case stops before.
 set -euo pipefail
 : "${CUZK_BIN:?CUZK_BIN must name the cuzk binary}"
 tmp="$(mktemp -d)"
@@ -156,4 +157,27 @@ says "vk.gamma_g2: the point at infinity" "prove, .params with gamma at infinity
 expect 3 "verify, .vk with gamma at infinity" "$CUZK_BIN" verify "$tmp/demo/demo.proof" --c1 "$tmp/c1.json" \
   --params-dir "$bad_key"
 says "vk.gamma_g2: the point at infinity" "verify, .vk with gamma at infinity"
+
+# Issue 30, item 16: the report readers refuse what the C1 reader refuses, with exit 3 and the file named
+# (a FIFO blocked `compare` and `report timeline`; a missing file was exit 2, a directory exit 1).
+printf '{"tool":"cuzk"}' >"$tmp/report.json"
+expect 3 "compare FIFO" "$CUZK_BIN" compare "$tmp/fifo.json" "$tmp/report.json"
+says "$tmp/fifo.json" "compare FIFO"
+says "FIFO" "compare FIFO"
+expect 3 "compare, contender a FIFO" "$CUZK_BIN" compare "$tmp/report.json" "$tmp/fifo.json"
+expect 3 "compare missing" "$CUZK_BIN" compare "$tmp/absent.json" "$tmp/report.json"
+says "$tmp/absent.json: no such file" "compare missing"
+expect 3 "compare directory" "$CUZK_BIN" compare "$tmp" "$tmp/report.json"
+expect 3 "report timeline FIFO" "$CUZK_BIN" report timeline "$tmp/fifo.json" -o "$tmp/t.svg"
+says "FIFO" "report timeline FIFO"
+expect 3 "report timeline directory" "$CUZK_BIN" report timeline "$tmp" -o "$tmp/t.svg"
+says "directory" "report timeline directory"
+expect 3 "report timeline missing" "$CUZK_BIN" report timeline "$tmp/absent.json" -o "$tmp/t.svg"
+# `pce build --cache-dir FILE` exited 1 after printing "built and written": refused up front now.
+printf 'x' >"$tmp/not-a-folder"
+expect 3 "pce build --cache-dir FILE" "$CUZK_BIN" pce build --circuit demo --cache-dir "$tmp/not-a-folder"
+says "$tmp/not-a-folder" "pce build --cache-dir FILE"
+if grep -qF "built and written" "$tmp/out.txt"; then fail "pce build --cache-dir FILE said it wrote the cache"; fi
+expect 0 "pce build --cache-dir DIR" "$CUZK_BIN" pce build --circuit demo --cache-dir "$tmp/pce-folder"
+says "built and written" "pce build --cache-dir DIR"
 echo "ok: hostile inputs"
