@@ -11,6 +11,7 @@
 #include <string>
 
 #include "gpu/memory_plan.hpp"
+#include "pce/cache.hpp"
 #include "pce/cache_file.hpp"
 #include "pce/compact_r1cs.hpp"
 #include "prover/groth16/parameters.hpp"
@@ -18,17 +19,11 @@
 
 namespace cuzk::job {
 
-// One partition circuit's figures, as a PCE cache header records them (pce/cache_file.hpp).
-struct CircuitFigures {
-  std::uint64_t constraints = 0, inputs = 0, aux = 0;  // inputs include ONE
-  std::uint64_t nnz_a = 0, nnz_b = 0, nnz_c = 0;
-  std::uint64_t density_a_aux = 0, density_b_input = 0, density_b_aux = 0;  // popcounts
-  friend bool operator==(const CircuitFigures&, const CircuitFigures&) = default;
-};
-
-CircuitFigures circuit_figures(const pce::CacheHeader& header);
-CircuitFigures circuit_figures(const pce::CompactR1cs& circuit);
-// The built-in figures of a production sector size's circuit (nullptr for a shape not in the table).
+// One partition circuit's figures, as a PCE cache header records them (pce/cache.hpp).
+using pce::circuit_figures;
+using pce::CircuitFigures;
+// The built-in figures of a production sector size's circuit (nullptr for a shape not in the table:
+// pce::builtin_porep_figures).
 const CircuitFigures* builtin_circuit_figures(const porep::SectorShape& sector);
 
 // The shape of the parameters bellperson makes for the circuit: h = domain - 1 (the domain being the next

@@ -36,6 +36,27 @@ fs::path cache_path(const fs::path& cache_dir, const CacheKey& key) {
   return cache_dir / (key.name + ".pce");
 }
 
+CircuitFigures circuit_figures(const CacheHeader& h) {
+  return {h.num_constraints, h.num_inputs,    h.num_aux,         h.nnz_a,        h.nnz_b,
+          h.nnz_c,           h.density_a_aux, h.density_b_input, h.density_b_aux};
+}
+
+CircuitFigures circuit_figures(const CompactR1cs& c) {
+  const r1cs::Densities& d = c.densities;
+  return {c.num_constraints(), c.num_inputs,         c.num_aux,         c.a.nnz(), c.b.nnz(), c.c.nnz(),
+          d.a_aux.popcount(),  d.b_input.popcount(), d.b_aux.popcount()};
+}
+
+namespace {
+
+std::string describe_figures(const CircuitFigures& f) {
+  return std::to_string(f.constraints) + " constraints, " + std::to_string(f.inputs) + " inputs, " +
+         std::to_string(f.aux) + " aux, " + std::to_string(f.nnz_a) + "/" + std::to_string(f.nnz_b) + "/" +
+         std::to_string(f.nnz_c) + " entries in A/B/C";
+}
+
+}  // namespace
+
 LoadResult load_or_build(const fs::path& cache_dir, const CacheKey& key, const BuildFn& build_fn,
                          bool readonly, const WriteOptions& write_options) {
   using Clock = std::chrono::steady_clock;
@@ -47,6 +68,14 @@ LoadResult load_or_build(const fs::path& cache_dir, const CacheKey& key, const B
   result.path = cache_path(cache_dir, key);
   try {
     result.pce = read_cache_file(result.path, key.description, write_options.threads);
+    if (key.figures && circuit_figures(result.pce) != *key.figures) {
+      const CircuitFigures found = circuit_figures(result.pce);
+      result.pce = {};
+      throw PceError(PceErrorKind::kCorrupt, result.path.string() +
+                                                 ": its checksums hold but its circuit is not " + key.name +
+                                                 "'s: " + describe_figures(found) + " in the file, " +
+                                                 describe_figures(*key.figures) + " in the circuit");
+    }
     result.seconds = seconds_since(start);
     spdlog::info("PCE loaded from {} in {:.2f} s", result.path.string(), result.seconds);
     return result;

@@ -17,8 +17,10 @@
 // (read-only means the cache directory is provisioned ahead, e.g. by `cuzk pce build`).
 #pragma once
 
+#include <cstdint>
 #include <filesystem>
 #include <functional>
+#include <optional>
 #include <string>
 
 #include "pce/cache_file.hpp"
@@ -34,6 +36,17 @@ std::filesystem::path cache_dir(const std::string& flag, const std::filesystem::
 // /var/tmp/filecoin-proof-parameters).
 std::filesystem::path default_cache_dir();
 
+// One circuit's figures, as a cache header records them (cache_file.hpp).
+struct CircuitFigures {
+  std::uint64_t constraints = 0, inputs = 0, aux = 0;  // inputs include ONE
+  std::uint64_t nnz_a = 0, nnz_b = 0, nnz_c = 0;
+  std::uint64_t density_a_aux = 0, density_b_input = 0, density_b_aux = 0;  // popcounts
+  friend bool operator==(const CircuitFigures&, const CircuitFigures&) = default;
+};
+
+CircuitFigures circuit_figures(const CacheHeader& header);
+CircuitFigures circuit_figures(const CompactR1cs& circuit);
+
 struct CacheKey {
   // File stem: the cache file is <dir>/<name>.pce. Letters, digits, '.', '_' and '-' only. A circuit whose
   // definition changes keeps its name and gets a new description: the old file is then detected as
@@ -42,6 +55,10 @@ struct CacheKey {
   // The canonical description of everything that defines the circuit's shape; its SHA-256 is the
   // circuit id stored in the file.
   std::string description;
+  // The circuit's figures when they are known without building it (the production PoRep circuits:
+  // porep_cache_key). A cache whose checksums hold but whose figures differ was written wrong, or forged:
+  // it is corrupt (rebuilt, or refused with --pce-readonly), never used to blame the parameters or the C1.
+  std::optional<CircuitFigures> figures = std::nullopt;
 };
 
 std::filesystem::path cache_path(const std::filesystem::path& cache_dir, const CacheKey& key);

@@ -25,6 +25,11 @@ namespace cuzk::pce {
 // constraint system it emits, so that caches of the old circuit are detected as another circuit.
 inline constexpr unsigned kStackedCircuitRevision = 1;
 
+// The figures of the production PoRep circuit of a sector size (2KiB ... 64GiB), recorded from the caches
+// that build_porep_pce makes; nullptr for another size. Without building anything: the memory plans and the
+// check of a loaded cache (CacheKey::figures) use them.
+const CircuitFigures* builtin_porep_figures(std::uint64_t sector_size);
+
 // "stacked-drg r1 nodes=64 layers=2 challenges=2 arities=8-0-0".
 std::string porep_circuit_description(const porep::StackedCircuitShape& shape);
 // Name "stacked-drg-<size>-c<challenges>" (size from nodes x 32 bytes, e.g. 2KiB; the arities follow

@@ -59,5 +59,31 @@ TEST(PcePorep, CacheRoundTrip2KiB) {
   EXPECT_EQ(groth16::first_unsatisfied(in), std::nullopt);
 }
 
+// Issue 30, item 16: the forged file of the hostile-input campaign, the demo circuit's matrices under the
+// 2KiB PoRep circuit's name and description with every checksum consistent, was used; its faults were then
+// blamed on the parameters or the C1. The production key carries the built-in figures, and the load
+// checks them: a corrupt cache (rebuilt, or with --pce-readonly kReadonly, exit 9).
+TEST(PcePorep, ForgedCacheOfConsistentChecksumsIsRefused) {
+  io::TempDir dir("cuzk_pce_");
+  const auto shape = porep::StackedCircuitShape::from_sector(*porep::parse_sector_size("2KiB"));
+  const CacheKey key = porep_cache_key(shape);
+  ASSERT_TRUE(key.figures.has_value());
+  EXPECT_EQ(key.figures->constraints, 2'687'921u);  // docs/circuit.md §9
+  const CompactR1cs demo = compact(groth16::make_demo_circuit().cs);
+  write_cache_file(cache_path(dir.path(), key), demo, key.description);
+  try {
+    (void)load_or_build_porep(dir.path(), shape, /*readonly=*/true);
+    ADD_FAILURE() << "a forged 2KiB cache was used";
+  } catch (const PceError& e) {
+    EXPECT_EQ(e.kind(), PceErrorKind::kReadonly) << e.what();
+    EXPECT_NE(std::string(e.what()).find("2687921 constraints, 40 inputs, 2685673 aux"), std::string::npos)
+        << e.what();
+  }
+  // A test shape (not a production one) has no built-in figures.
+  porep::StackedCircuitShape small = shape;
+  small.challenges = 1;
+  EXPECT_FALSE(porep_cache_key(small).figures.has_value());
+}
+
 }  // namespace
 }  // namespace cuzk::pce

@@ -432,6 +432,35 @@ TEST(HostilePce, UnusableCacheIsRebuiltInMemoryUnlessReadonly) {
   EXPECT_TRUE(fs::is_character_file("/dev/zero")) << "a cache write must never replace the device";
 }
 
+// Issue 30, item 16: a cache whose checksums hold but whose circuit is not the one its description names
+// was used, and its faults were then blamed on the parameters (exit 6) or the C1 (exit 7). Its figures are
+// checked against the circuit's on load: a mismatch is a corrupt cache (rebuilt; with --pce-readonly,
+// kReadonly: exit 9). The forged production cache is in tests/test_pce_porep.cpp.
+TEST(HostilePce, CacheOfWrongFiguresIsCorrupt) {
+  io::TempDir dir("cuzk_hostile_");
+  const pce::CompactR1cs demo = pce::compact(groth16::make_demo_circuit().cs);
+  pce::CacheKey key{"demo", "demo circuit for the hostile-input tests"};
+  key.figures = pce::circuit_figures(demo);
+  auto build = [&] { return demo; };
+  EXPECT_TRUE(pce::load_or_build(dir.path(), key, build).built);
+  EXPECT_FALSE(pce::load_or_build(dir.path(), key, build, /*readonly=*/true).built);  // figures agree
+
+  pce::CacheKey other = key;
+  other.figures->aux += 1;
+  try {
+    (void)pce::load_or_build(dir.path(), other, build, /*readonly=*/true);
+    ADD_FAILURE() << "a cache of other figures was used";
+  } catch (const pce::PceError& e) {
+    EXPECT_EQ(e.kind(), pce::PceErrorKind::kReadonly) << e.what();
+    EXPECT_NE(std::string(e.what()).find("its checksums hold but its circuit is not demo's"),
+              std::string::npos)
+        << e.what();
+  }
+  const pce::LoadResult rebuilt = pce::load_or_build(dir.path(), other, build);
+  EXPECT_TRUE(rebuilt.built);
+  EXPECT_NE(rebuilt.rebuild_reason.find("aux"), std::string::npos) << rebuilt.rebuild_reason;
+}
+
 std::string this_host() {
   struct utsname u {};
   EXPECT_EQ(::uname(&u), 0);
