@@ -3,9 +3,11 @@
 #include <gtest/gtest.h>
 #include <sys/stat.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <filesystem>
 #include <fstream>
+#include <optional>
 #include <random>
 #include <string>
 #include <vector>
@@ -16,6 +18,7 @@
 #include "prover/algebra/encoding.hpp"
 #include "prover/groth16/proof.hpp"
 #include "prover/groth16/proof_file.hpp"
+#include "prover/porep/registered_proof.hpp"
 #include "tests/test_util.hpp"
 
 using namespace cuzk::algebra;
@@ -154,6 +157,33 @@ TEST(ProofFile, WrongSizesNameTheFileAndOffset) {
     EXPECT_NE(std::string(e.what()).find("missing.proof"), std::string::npos);
   }
   EXPECT_THROW(cuzk::groth16::read_proof_file(dir.path()), IoError) << "a directory";
+}
+
+// Issue 30, item 12: a proof file was read whole whatever its size (and `cuzk proof inspect` of a huge
+// file took its size in memory). A file of more proofs than any registered proof has is refused by its
+// size before it is read.
+TEST(ProofFile, SizeIsBoundedByTheMostPartitions) {
+  std::size_t most = 0;
+  for (const auto& proof : cuzk::porep::all_registered_seal_proofs())
+    most = std::max<std::size_t>(most, proof.partitions());
+  EXPECT_EQ(cuzk::groth16::kMaxProofsPerFile, most);
+
+  cuzk::io::TempDir dir("cuzk_test_proof_file.");
+  const fs::path largest = dir.path() / "largest.proof";
+  write_raw(largest, std::vector<std::uint8_t>(most * Proof::kSize));
+  EXPECT_EQ(cuzk::groth16::read_proof_file_bytes(largest).size(), most * Proof::kSize);
+  const fs::path huge = dir.path() / "huge.proof";
+  write_raw(huge, {});
+  fs::resize_file(huge, std::uint64_t{Proof::kSize} << 22);  // 768 MiB, sparse: whole proofs, far too many
+  try {
+    (void)cuzk::groth16::read_proof_file_bytes(huge);
+    FAIL() << "a proof file of 4 Mi proofs was read";
+  } catch (const IoError& e) {
+    EXPECT_EQ(e.path(), huge.string());
+    EXPECT_EQ(e.offset(), std::optional<std::uint64_t>(most * Proof::kSize));
+    EXPECT_NE(std::string(e.what()).find("more than the 126 partition proofs"), std::string::npos)
+        << e.what();
+  }
 }
 
 TEST(ProofFile, BadPointNamesFilePartitionAndPoint) {

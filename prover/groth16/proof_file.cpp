@@ -15,6 +15,14 @@ using groth16::Proof;
 std::size_t proof_count(std::uint64_t size, const std::string& source) {
   if (size == 0)
     throw io::IoError(source, "empty proof file (a proof file holds 192 bytes per partition)", 0);
+  constexpr std::uint64_t kMaxBytes = kMaxProofsPerFile * Proof::kSize;
+  if (size > kMaxBytes) {
+    throw io::IoError(source,
+                      "size " + std::to_string(size) + " bytes is more than the " +
+                          std::to_string(kMaxProofsPerFile) + " partition proofs (" +
+                          std::to_string(kMaxBytes) + " bytes) of any proof file",
+                      kMaxBytes);
+  }
   if (size % Proof::kSize != 0) {
     std::uint64_t whole = size / Proof::kSize;
     throw io::IoError(
@@ -35,6 +43,9 @@ std::vector<std::uint8_t> read_proof_file_bytes(const std::filesystem::path& pat
                             : std::filesystem::exists(path) ? "not a regular file"
                                                             : "no such file");
   }
+  const std::uint64_t size = std::filesystem::file_size(path, ec);
+  if (ec) throw io::IoError(name, "cannot read: " + ec.message());
+  proof_count(size, name);  // before reading: a huge file is refused by its size, not read
   std::ifstream in(path, std::ios::binary);
   if (!in) throw io::IoError(name, std::string("cannot open: ") + std::strerror(errno));
   std::vector<std::uint8_t> bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
