@@ -5,6 +5,7 @@
 
 #include <CLI/CLI.hpp>
 #include <exception>
+#include <utility>
 
 #include "cli/exit_codes.hpp"
 #include "cli/signals.hpp"
@@ -22,7 +23,19 @@ namespace cuzk::cli {
 
 namespace {
 
-int log_exception() {
+// An exit code and the kind that names it in machine-readable results.
+struct Classified {
+  int exit_code;
+  const char* kind;
+  // Implicit: most errors are named by their exit code alone.
+  // NOLINTNEXTLINE(google-explicit-constructor)
+  Classified(int code) : exit_code(code), kind(exit_code_kind(code)) {}
+  Classified(int code, const char* finer_kind) : exit_code(code), kind(finer_kind) {}
+};
+
+constexpr const char* kNoDeviceKind = "no-device";
+
+Classified log_exception() {
   try {
     throw;
   } catch (const io::IoError& e) {
@@ -42,7 +55,8 @@ int log_exception() {
         return kParameterError;
       case job::JobError::Kind::kOutputExists:
         return kUsageError;
-      case job::JobError::Kind::kNoGpu:
+      case job::JobError::Kind::kNoGpu:  // no GPU at all, or no CUDA in this build: retrying does not help
+        return {kGpuError, kNoDeviceKind};
       case job::JobError::Kind::kInsufficientMemory:  // the machine's resources, like a missing GPU
         return kGpuError;
       case job::JobError::Kind::kInterrupted:
@@ -90,6 +104,10 @@ int log_exception() {
     return kUsageError;
 #ifdef CUZK_HAVE_CUDA
   } catch (const gpu::GpuError& e) {
+    if (e.no_usable_device()) {
+      spdlog::error("no usable GPU: {}", e.what());
+      return {kGpuError, kNoDeviceKind};
+    }
     spdlog::error("GPU error: {}", e.what());
     return kGpuError;
 #endif
@@ -104,17 +122,25 @@ int log_exception() {
 
 }  // namespace
 
-int report_exception(std::string* message) {
-  if (message) {
-    try {
-      throw;
-    } catch (const std::exception& e) {
-      *message = e.what();
-    } catch (...) {
-      *message = "unknown exception";
-    }
+ReportedError report_current_exception() {
+  ReportedError reported;
+  try {
+    throw;
+  } catch (const std::exception& e) {
+    reported.message = e.what();
+  } catch (...) {
+    reported.message = "unknown exception";
   }
-  return log_exception();
+  const Classified classified = log_exception();
+  reported.exit_code = classified.exit_code;
+  reported.kind = classified.kind;
+  return reported;
+}
+
+int report_exception(std::string* message) {
+  ReportedError reported = report_current_exception();
+  if (message) *message = std::move(reported.message);
+  return reported.exit_code;
 }
 
 }  // namespace cuzk::cli

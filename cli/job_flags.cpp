@@ -1,6 +1,6 @@
 // The flags of a proving job, shared by `cuzk prove` and `cuzk bench`, and the choice of the proving
 // engine. Asking for the GPU never falls back to the CPU: a binary without CUDA, or a machine without a
-// visible GPU, ends the run with exit kGpuError before any work.
+// visible GPU, ends the run with exit kGpuError (kind "no-device") before any work.
 #include <spdlog/spdlog.h>
 
 #include <algorithm>
@@ -78,6 +78,9 @@ void select_engine(job::ProveOptions& options, const JobFlags& f, bool dry_run) 
     return;
   }
   options.gpu_engine = true;
+  // Set before the device is looked for: a run refused for want of a GPU is still the GPU engine's run in its
+  // metrics and report.
+  options.engine_name = "gpu";
   // auto: on the device, measured 2.4x the throughput of host at 32GiB with a third of the host memory
   // (bench/RESULTS.md, issue 17).
   options.constraints_on_engine = f.gpu_constraints != "host";
@@ -93,7 +96,7 @@ void select_engine(job::ProveOptions& options, const JobFlags& f, bool dry_run) 
   engine.memory_limit = options.device_memory_budget;
   std::string why;
   if (!apply_device_budget(options, why))
-    throw job::JobError(job::JobError::Kind::kNoGpu, "--gpu: no GPU is visible (" + why + ")");
+    throw job::JobError(job::JobError::Kind::kNoGpu, "--gpu: no usable GPU: none is visible (" + why + ")");
   options.engine_factory = [engine](const job::EngineRequest& request) {
     gpu::GpuEngineOptions with_shape = engine;
     // The job's figures of the circuit (its memory plan's): the engine's plan then counts the constraint
@@ -101,11 +104,11 @@ void select_engine(job::ProveOptions& options, const JobFlags& f, bool dry_run) 
     if (request.shape.constraints) with_shape.shape = request.shape;
     return gpu::make_gpu_engine(request.params_path, request.header, with_shape);
   };
-  options.engine_name = "gpu";
   options.device_memory_used = [] { return static_cast<std::uint64_t>(gpu::device_memory_in_use()); };
 #else
-  throw job::JobError(job::JobError::Kind::kNoGpu,
-                      "--gpu: this cuzk was built without CUDA (rebuild where nvcc is installed)");
+  throw job::JobError(
+      job::JobError::Kind::kNoGpu,
+      "--gpu: no usable GPU: this cuzk was built without CUDA (rebuild where nvcc is installed)");
 #endif
 }
 

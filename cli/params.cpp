@@ -185,8 +185,9 @@ std::unique_ptr<groth16::FixedBaseEncoder> make_encoder(const PorepSetupFlags& f
 #ifdef CUZK_HAVE_CUDA
   return gpu::make_gpu_fixed_base_encoder();
 #else
-  throw job::JobError(job::JobError::Kind::kNoGpu,
-                      "--gpu: this cuzk was built without CUDA (rebuild where nvcc is installed)");
+  throw job::JobError(
+      job::JobError::Kind::kNoGpu,
+      "--gpu: no usable GPU: this cuzk was built without CUDA (rebuild where nvcc is installed)");
 #endif
 }
 

@@ -50,7 +50,7 @@ void run_load(const LoadFlags& f) {
   for (const auto& [name, s] : engine->setup_phases()) fmt::print("  {:<18} {:8.3f} s\n", name, s);
 #else
   (void)f;
-  throw job::JobError(job::JobError::Kind::kNoGpu, "--gpu: this cuzk was built without CUDA");
+  throw job::JobError(job::JobError::Kind::kNoGpu, "--gpu: no usable GPU: this cuzk was built without CUDA");
 #endif
 }
 
@@ -60,8 +60,9 @@ void register_params_load_command(CLI::App& app) {
   CLI::App* params = app.get_subcommand("params");
   auto f = std::make_shared<LoadFlags>();
   CLI::App* load = params->add_subcommand(
-      "load", "Read one size's parameters onto the GPU as `prove --gpu` does; print the memory plan and the "
-              "load's phases (params.load.warm or .cold by the share of the file in the page cache)");
+      "load",
+      "Read one size's parameters onto the GPU as `prove --gpu` does; print the memory plan and the "
+      "load's phases (params.load.warm or .cold by the share of the file in the page cache)");
   load->add_option("--sector-size", f->sector_size, "the sector size whose parameters to load")
       ->required()
       ->check(sector_size_validator());

@@ -88,15 +88,25 @@ std::string proven_record(const job::SectorReport& s) {
   return j.dump();
 }
 
-std::string unproven_record(const std::string& c1, bool failed, int exit_code, const std::string& message) {
+std::string failed_record(const std::string& c1, const ReportedError& error) {
   nlohmann::ordered_json j;
   j["schema"] = kResultSchema;
-  j["status"] = failed ? "failed" : "skipped";
+  j["status"] = "failed";
   j["c1"] = c1;
   j["sector"] = nullptr;
-  j["error"] = {{"kind", failed ? exit_code_kind(exit_code) : "not_attempted"},
+  j["error"] = {{"kind", error.kind}, {"exit_code", error.exit_code}, {"message", error.message}};
+  return j.dump();
+}
+
+std::string skipped_record(const std::string& c1, int exit_code) {
+  nlohmann::ordered_json j;
+  j["schema"] = kResultSchema;
+  j["status"] = "skipped";
+  j["c1"] = c1;
+  j["sector"] = nullptr;
+  j["error"] = {{"kind", "not_attempted"},
                 {"exit_code", exit_code},
-                {"message", failed ? message : "not attempted: an earlier input failed"}};
+                {"message", "not attempted: an earlier input failed"}};
   return j.dump();
 }
 
@@ -316,52 +326,53 @@ class ProveRun {
   // the input that ended it logged, its record, exit code and message agreeing;
   // records for the inputs not proven; metrics.
   [[noreturn]] void end_stopped_run(const job::ProveOptions& options, const PhaseTimer& run_timer) {
-    std::string message;
-    int code = 0;
+    ReportedError error;
     std::size_t failed = 0;
     if (first_failure_) {
       failed = first_failure_->input_index;
       try {
         std::rethrow_exception(first_failure_->error);
       } catch (...) {
-        code = report_exception(&message);
+        error = report_current_exception();
       }
     } else {
       // Before any input was looked at (an unusable output folder, --gpu
       // without a GPU): the first input not proven takes the error.
-      code = report_exception(&message);
+      error = report_current_exception();
       failed = std::min(done_.size(), inputs_);
     }
     std::set<std::string> proven;
     for (const auto& s : done_) proven.insert(s.c1_path);
-    // A signal stopped the run: every sector not proven failed with it (none was passed over for another's
-    // error).
-    const bool interrupted = code == kInterrupted || code == kTerminated;
-    if (f_.json) {
-      for (std::size_t i = 0; i < inputs_; ++i)
-        if (i == failed || (interrupted && !proven.contains(f_.job.c1_files[i])))
-          std::printf("%s\n", unproven_record(f_.job.c1_files[i], true, code, message).c_str());
-        else if (!proven.contains(f_.job.c1_files[i]))
-          std::printf("%s\n", unproven_record(f_.job.c1_files[i], false, code, message).c_str());
-      std::fflush(stdout);
+    // With --keep-going no input is skipped (docs/json-results.md): an error that stops the run fails
+    // every input not proven, with that error (a missing GPU fails them all). So does a signal: none was
+    // passed over for another's error.
+    const bool interrupted = error.exit_code == kInterrupted || error.exit_code == kTerminated;
+    job::RunOutcome outcome;
+    for (std::size_t i = 0; i < inputs_; ++i) {
+      const std::string& c1 = f_.job.c1_files[i];
+      if (proven.contains(c1)) continue;
+      if (i == failed || f_.keep_going || interrupted) {
+        if (f_.json) std::printf("%s\n", failed_record(c1, error).c_str());
+        ++outcome.sectors_failed;
+        outcome.partitions_failed += partitions_of(c1);
+      } else {
+        if (f_.json) std::printf("%s\n", skipped_record(c1, error.exit_code).c_str());
+        ++outcome.sectors_skipped;
+      }
     }
+    std::fflush(stdout);
     job::RunReport partial;
     partial.engine = options.engine_name;
     partial.sectors = done_;
     partial.total = run_timer.elapsed();
     partial.peak_rss_bytes = peak_rss_bytes();
-    job::RunOutcome outcome;
     outcome.success = false;
-    outcome.sectors_failed = failed < inputs_ ? 1 : 0;
-    if (interrupted) outcome.sectors_failed = unsigned(inputs_ - std::min(inputs_, done_.size()));
-    if (failed < inputs_) outcome.partitions_failed = partitions_of(f_.job.c1_files[failed]);
-    outcome.sectors_skipped = unsigned(inputs_ - std::min(inputs_, done_.size() + outcome.sectors_failed));
     try {
       write_metrics(partial, outcome);
     } catch (const std::exception& e) {
       spdlog::error("{}", e.what());
     }
-    throw CLI::RuntimeError(code);  // already reported
+    throw CLI::RuntimeError(error.exit_code);  // already reported
   }
 
   // The run finished: the shared phases and peaks logged; each failed sector
@@ -380,15 +391,16 @@ class ProveRun {
         mib(report.peak_device_bytes), report.total.wall_s);
     job::RunOutcome outcome;
     for (auto& failure : report.failures) {
+      ReportedError error;
       try {
         std::rethrow_exception(failure.error);
       } catch (...) {
-        failure.exit_code = report_exception();
+        error = report_current_exception();
       }
-      failure.kind = exit_code_kind(failure.exit_code);
-      if (f_.json)
-        std::printf("%s\n",
-                    unproven_record(failure.c1_path, true, failure.exit_code, failure.message).c_str());
+      failure.exit_code = error.exit_code;
+      failure.kind = error.kind;
+      error.message = failure.message;
+      if (f_.json) std::printf("%s\n", failed_record(failure.c1_path, error).c_str());
       ++outcome.sectors_failed;
       outcome.partitions_failed += partitions_of(failure.c1_path);
     }

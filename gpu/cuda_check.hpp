@@ -20,7 +20,15 @@ class GpuError : public std::runtime_error {
         code_(code) {}
   // For errors detected by this layer itself (bad sizes, missing device) rather than by CUDA.
   explicit GpuError(const std::string& what) : std::runtime_error(what), code_(cudaSuccess) {}
+  // For a fault this layer found with CUDA's code for it (no device visible: cudaErrorNoDevice).
+  GpuError(const std::string& what, cudaError_t code) : std::runtime_error(what), code_(code) {}
   cudaError_t code() const { return code_; }
+  // No GPU to use at all (none visible, no driver, or not permitted), as gpu::list_devices tells it: a
+  // permanent condition of the machine, unlike a fault on a GPU that is there.
+  bool no_usable_device() const {
+    return code_ == cudaErrorNoDevice || code_ == cudaErrorInsufficientDriver ||
+           code_ == cudaErrorNotPermitted;
+  }
 
  private:
   cudaError_t code_;
