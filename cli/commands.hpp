@@ -54,6 +54,7 @@ struct JobFlags {
   std::string overlap = "auto";  // auto (on with --gpu) | on | off
   unsigned threads = 0;
   std::uint64_t miner_id = 1000;
+  std::string name_by = "sector";   // --name-by sector|stem: what names a proof file
   unsigned synthesis_workers = 0;   // 0: auto (the job's host memory plan: up to 2 with --gpu, else 1)
   std::string gpu_memory;           // --gpu-memory LIMIT (empty: the device's free memory)
   std::string gpu_gather = "host";  // --gpu-gather host|device: where the A and B MSMs' scalars are gathered

@@ -22,6 +22,7 @@ struct GenC1Flags {
   std::string proof;  // default: StackedDrg<size>V1_1
   std::uint64_t seed = 0;
   std::uint64_t sector_id = 1;
+  bool sector_id_given = false;
   std::uint64_t miner_id = 1000;
   std::string output;
   bool envelope = false;
@@ -42,6 +43,11 @@ void run_gen_c1(const GenC1Flags& f) {
   if (f.sector_id > static_cast<std::uint64_t>(INT64_MAX))
     throw CLI::ValidationError("--sector-id", std::to_string(f.sector_id) + " is above 2^63 - 1");
   io::check_output_file(f.output);  // before the sealing: a device or FIFO is refused, not replaced
+  if (f.envelope && !f.sector_id_given)
+    spdlog::warn(
+        "gen-c1 --envelope: SectorNum is 1 (no --sector-id given); cuzk prove names a proof by SectorNum, so "
+        "a batch of such files all write 1.proof: give each its --sector-id, or prove them with --name-by "
+        "stem");
   porep::GenC1Options options;
   options.proof = proof;
   options.seed = f.seed;
@@ -74,9 +80,9 @@ void register_gen_c1_command(CLI::App& app) {
   cmd->add_option("--seed", flags->seed, "seed of the generated data, ticket and seed")
       ->check(u64_validator())
       ->capture_default_str();
-  cmd->add_option("--sector-id", flags->sector_id, "sector number")
-      ->check(u64_validator())
-      ->capture_default_str();
+  CLI::Option* sector_id = cmd->add_option("--sector-id", flags->sector_id, "sector number")
+                               ->check(u64_validator())
+                               ->capture_default_str();
   cmd->add_option("--miner-id", flags->miner_id, "miner actor id (prover id = its ID address payload)")
       ->check(u64_validator())
       ->capture_default_str();
@@ -87,7 +93,10 @@ void register_gen_c1_command(CLI::App& app) {
       cmd->add_flag("--sparse", flags->sparse, "materialize only challenged nodes (default above 8MiB)");
   cmd->add_flag("--dense", flags->dense, "seal the whole sector for real (default up to 8MiB)")
       ->excludes(sparse);
-  cmd->callback([flags] { run_gen_c1(*flags); });
+  cmd->callback([flags, sector_id] {
+    flags->sector_id_given = sector_id->count() > 0;
+    run_gen_c1(*flags);
+  });
 }
 
 }  // namespace cuzk::cli

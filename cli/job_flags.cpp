@@ -191,6 +191,12 @@ CLI::Option* add_job_flags(CLI::App* cmd, JobFlags& f) {
   cmd->add_option("--miner-id", f.miner_id, "miner actor id, to cross-check replica_id")
       ->check(u64_validator())
       ->capture_default_str();
+  cmd->add_option("--name-by", f.name_by,
+                  "what names each <sector>.proof: sector (SectorNum of a lotus-bench envelope, else the C1 "
+                  "file's stem) or stem (the C1 file's stem: lotus-bench simple commit1 writes SectorNum 1 "
+                  "into every envelope)")
+      ->check(CLI::IsMember({"sector", "stem"}))
+      ->capture_default_str();
   return no_pce;
 }
 
@@ -199,6 +205,8 @@ void apply_job_flags(const JobFlags& f, job::ProveOptions& options, bool dry_run
   options.use_pce = !f.no_pce;
   options.threads = f.threads;
   options.miner_id = f.miner_id;
+  options.proof_naming = f.name_by == "stem" ? job::ProveOptions::ProofNaming::kFileStem
+                                             : job::ProveOptions::ProofNaming::kSectorNumber;
   select_engine(options, f, dry_run);
   if (f.test_randomness) {
     // Reproducible proofs for tests (the same r, s for every partition): NOT zero-knowledge.

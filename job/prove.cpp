@@ -42,9 +42,22 @@ namespace cuzk::job {
 
 namespace {
 
-std::string sector_name(const std::string& c1_path, const porep::C1Output& c1) {
-  if (c1.sector_num) return std::to_string(*c1.sector_num);
+std::string sector_name(const std::string& c1_path, const porep::C1Output& c1,
+                        ProveOptions::ProofNaming naming) {
+  if (c1.sector_num && naming == ProveOptions::ProofNaming::kSectorNumber)
+    return std::to_string(*c1.sector_num);
   return std::filesystem::path(c1_path).stem().string();
+}
+
+// Two inputs would write the same proof file: a usage error, with the way out when envelopes name them.
+JobError same_proof_file(const std::string& c1_path, const porep::C1Output& c1, const std::string& sector,
+                         ProveOptions::ProofNaming naming) {
+  std::string message = c1_path + ": another input also writes " + sector + ".proof";
+  if (c1.sector_num && naming == ProveOptions::ProofNaming::kSectorNumber)
+    message += " (its SectorNum is " + sector +
+               "; lotus-bench simple commit1 writes 1 into every envelope: --name-by stem names each proof "
+               "after its C1 file)";
+  return JobError(JobError::Kind::kOutputExists, message);
 }
 
 void progress(const ProveOptions& o, const std::string& message) {
@@ -283,10 +296,9 @@ class FrontStage {
     report.proof_type = std::string(proof.name);
     report.partitions = proof.partitions();
     job->public_inputs.resize(proof.partitions());  // filled per partition; never reallocated
-    report.sector = sector_name(path, c1);
+    report.sector = sector_name(path, c1, options_.proof_naming);
     if (!names_.insert(report.sector).second)
-      throw JobError(JobError::Kind::kOutputExists,
-                     path + ": another input also writes " + report.sector + ".proof");
+      throw same_proof_file(path, c1, report.sector, options_.proof_naming);
     if (c1.sector_num) {
       porep::Domain expected = porep::replica_id(porep::prover_id_from_miner_id(options_.miner_id),
                                                  static_cast<std::uint64_t>(*c1.sector_num), c1.ticket,
@@ -673,10 +685,8 @@ std::vector<CheckedInput> check_inputs(const std::vector<std::string>& paths, co
       begin_step(options, "checking " + path);
       porep::C1Output c1 = porep::read_c1_file(path);
       porep::validate_c1(c1, path);
-      sector = sector_name(path, c1);
-      if (!names.insert(sector).second)
-        throw JobError(JobError::Kind::kOutputExists,
-                       path + ": another input also writes " + sector + ".proof");
+      sector = sector_name(path, c1, options.proof_naming);
+      if (!names.insert(sector).second) throw same_proof_file(path, c1, sector, options.proof_naming);
       // A dry run's output folder may be yet to be made: its files can be written once it is.
       if (out_exists || !dry_run_notes) {
         io::check_output_file(out / (sector + ".proof"));

@@ -69,6 +69,11 @@ struct ProveOptions {
   bool check_circuit = false;     // run the Checker first (names the first unsatisfied constraint)
   unsigned threads = 0;           // 0: all hardware threads
   std::uint64_t miner_id = 1000;  // used to cross-check replica_id when the sector number is known
+  // What names a sector's proof file: the SectorNum of a lotus-bench envelope (else the C1 file's stem), or
+  // always the C1 file's stem (`lotus-bench simple commit1` writes SectorNum 1 into every envelope, so a
+  // batch of its files would all write 1.proof).
+  enum class ProofNaming { kSectorNumber, kFileStem };
+  ProofNaming proof_naming = ProofNaming::kSectorNumber;
   // Also write <sector>.inputs.json: the verifier-side public inputs, one array of 0x-hex Fr per
   // partition (what scripts/noble/verify.mjs and other independent verifiers read).
   bool dump_public_inputs = false;
