@@ -34,7 +34,8 @@ nlohmann::json build_info_json() {
                            {"multiprocessors", d.multiprocessors},
                            {"compute_capability", fmt::format("{}.{}", d.major, d.minor)},
                            {"l2_bytes", d.l2_bytes},
-                           {"pci_bus_id", d.pci_bus_id}});
+                           {"pci_bus_id", d.pci_bus_id},
+                           {"uuid", d.uuid}});
   }
   if (out["gpus"].empty()) out["no_gpu_reason"] = why_none;
 #else

@@ -18,6 +18,7 @@
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <set>
+#include <vector>
 
 #include "cli/commands.hpp"
 #include "cli/errors.hpp"
@@ -25,6 +26,7 @@
 #include "cli/format.hpp"
 #include "cli/signals.hpp"
 #include "io/atomic_file.hpp"
+#include "io/json_reader.hpp"
 #include "io/param_names.hpp"
 #include "job/bench_report.hpp"
 #include "job/metrics.hpp"
@@ -57,6 +59,8 @@ struct ProveFlags {
   bool json = false;
   bool dry_run = false;
   std::string metrics_file;
+  // --metrics-label KEY=VALUE, each checked by metrics_label_validator.
+  std::vector<std::string> metrics_labels;
   double progress_interval_s = 30;  // a log line every half minute: a 32GiB partition takes minutes
 };
 
@@ -192,8 +196,12 @@ class ProveRun {
       // records and metrics too.
       apply_job_flags(f_.job, options);
 #ifdef CUZK_HAVE_CUDA
+      // The GPU engine proves on the first visible device.
       if (f_.job.gpu)
-        if (auto devices = gpu::list_devices(); !devices.empty()) gpu_name_ = devices.front().name;
+        if (auto devices = gpu::list_devices(); !devices.empty()) {
+          gpu_name_ = devices.front().name;
+          gpu_uuids_ = {devices.front().uuid};
+        }
 #endif
       report = job::prove_c1_files(f_.job.c1_files, options);
     } catch (...) {
@@ -317,6 +325,11 @@ class ProveRun {
 
   void write_metrics(const job::RunReport& report, job::RunOutcome& outcome) const {
     outcome.gpu_name = gpu_name_;
+    outcome.gpu_uuids = gpu_uuids_;
+    for (const std::string& label : f_.metrics_labels) {
+      const std::size_t equals = label.find('=');
+      outcome.labels.emplace_back(label.substr(0, equals), label.substr(equals + 1));
+    }
     outcome.finished_unix_s = unix_now();
     if (!f_.metrics_file.empty())
       write_text_atomic(f_.metrics_file, job::prometheus_metrics(report, outcome));
@@ -354,6 +367,7 @@ class ProveRun {
       if (i == failed || f_.keep_going || interrupted) {
         if (f_.json) std::printf("%s\n", failed_record(c1, error).c_str());
         ++outcome.sectors_failed;
+        ++outcome.failed_by_kind[error.kind];
         outcome.partitions_failed += partitions_of(c1);
       } else {
         if (f_.json) std::printf("%s\n", skipped_record(c1, error.exit_code).c_str());
@@ -402,6 +416,7 @@ class ProveRun {
       error.message = failure.message;
       if (f_.json) std::printf("%s\n", failed_record(failure.c1_path, error).c_str());
       ++outcome.sectors_failed;
+      ++outcome.failed_by_kind[error.kind];
       outcome.partitions_failed += partitions_of(failure.c1_path);
     }
     std::fflush(stdout);
@@ -442,6 +457,7 @@ class ProveRun {
   std::vector<job::SectorReport> done_;
   std::optional<job::SectorFailure> first_failure_;
   std::string gpu_name_;
+  std::vector<std::string> gpu_uuids_;
 };
 
 // `--dry-run --json`: one object (docs/large-sectors.md, "Planning a run").
@@ -521,7 +537,27 @@ void run_dry(const ProveFlags& f) {
   if (!plan.fits()) throw job::JobError(job::JobError::Kind::kInsufficientMemory, plan.memory->shortfall());
 }
 
+// --metrics-label KEY=VALUE: a Prometheus label for every series of the metrics file (job/metrics.hpp).
+CLI::Validator metrics_label_validator() {
+  return CLI::Validator(
+      [](std::string& text) -> std::string {
+        const std::size_t equals = text.find('=');
+        if (equals == std::string::npos) return "expected KEY=VALUE, got " + io::quote_for_message(text);
+        return job::metrics_label_problem(text.substr(0, equals), text.substr(equals + 1));
+      },
+      "KEY=VALUE");
+}
+
+void check_metrics_labels(const ProveFlags& f) {
+  std::set<std::string> names;
+  for (const std::string& label : f.metrics_labels)
+    if (!names.insert(label.substr(0, label.find('='))).second)
+      throw CLI::ValidationError("--metrics-label",
+                                 "label " + label.substr(0, label.find('=')) + " given twice");
+}
+
 void run_prove(const ProveFlags& f) {
+  check_metrics_labels(f);
   if (f.dry_run)
     run_dry(f);
   else
@@ -630,10 +666,17 @@ void register_prove_commands(CLI::App& app) {
       "plans (with --gpu the device's, for --gpu-memory or the GPU's free memory; the host's) "
       "against what there is; needs neither the parameters nor a GPU; exit 8 when a plan does not "
       "fit");
-  prove->add_option("--metrics-file", pf->metrics_file,
-                    "write the run's metrics here in the Prometheus text "
-                    "format (node_exporter textfile "
-                    "collector), atomically, also when the run fails");
+  CLI::Option* metrics_file = prove->add_option("--metrics-file", pf->metrics_file,
+                                                "write the run's metrics here in the Prometheus text "
+                                                "format (node_exporter textfile "
+                                                "collector), atomically, also when the run fails");
+  prove
+      ->add_option("--metrics-label", pf->metrics_labels,
+                   "KEY=VALUE: a label on every metric (repeatable), e.g. slot=gpu0, so that the files of "
+                   "several cuzk processes in one collector folder do not collide")
+      ->allow_extra_args(false)  // one label per --metrics-label: the C1 files that follow are not labels
+      ->check(metrics_label_validator())
+      ->needs(metrics_file);
   prove
       ->add_option("--progress-interval", pf->progress_interval_s,
                    "when stderr is not a terminal: seconds between progress log lines")

@@ -2,9 +2,28 @@
 
 #include <cuda_runtime_api.h>
 
+#include <string>
+
 #include "gpu/cuda_check.hpp"
 
 namespace cuzk::gpu {
+
+namespace {
+
+// As nvidia-smi and NVML write a device's UUID: "GPU-" and the 16 bytes in hex, grouped 8-4-4-4-12.
+std::string uuid_text(const cudaUUID_t& uuid) {
+  constexpr char kHex[] = "0123456789abcdef";
+  std::string out = "GPU-";
+  for (int i = 0; i < 16; ++i) {
+    if (i == 4 || i == 6 || i == 8 || i == 10) out += '-';
+    const auto byte = static_cast<unsigned char>(uuid.bytes[i]);
+    out += kHex[byte >> 4];
+    out += kHex[byte & 0xf];
+  }
+  return out;
+}
+
+}  // namespace
 
 int visible_device_count() {
   int count = 0;
@@ -38,6 +57,7 @@ std::vector<DeviceInfo> list_devices(std::string* why_none) {
     info.major = prop.major;
     info.minor = prop.minor;
     info.l2_bytes = static_cast<std::size_t>(prop.l2CacheSize);
+    info.uuid = uuid_text(prop.uuid);
     char bus[32] = {};
     if (cudaDeviceGetPCIBusId(bus, sizeof bus, i) == cudaSuccess) info.pci_bus_id = bus;
     int previous = 0;

@@ -16,6 +16,7 @@ struct DeviceInfo {
   int major = 0, minor = 0;  // compute capability
   std::size_t l2_bytes = 0;
   std::string pci_bus_id;
+  std::string uuid;  // "GPU-" and 32 hex digits in 8-4-4-4-12 groups, as nvidia-smi -L prints it
 };
 
 // Every visible GPU. Returns an empty list when there is no driver or no device (the reason is put in

@@ -343,6 +343,110 @@ TEST(Metrics, RunMetricsFollowTheExpositionFormat) {
   outcome.gpu_memory_used_bytes.reset();
   Exposition cpu = parse_exposition(job::prometheus_metrics(sample_report(), outcome));
   EXPECT_FALSE(cpu.type.count("cuzk_gpu_memory_used_bytes"));
+  // No gpu_uuid label without a device, no operator's labels without --metrics-label.
+  for (const auto& s : e.samples) EXPECT_EQ(s.labels.count("gpu_uuid"), 0u) << s.name;
+}
+
+// Two processes of one host (one per GPU) write their files into one collector folder: node_exporter keeps
+// one series per label set, so every series carries the devices' UUIDs and the operator's labels (issue 30).
+TEST(Metrics, SeriesCarryTheDeviceUuidsAndTheOperatorsLabels) {
+  job::RunOutcome outcome;
+  outcome.gpu_name = "NVIDIA H200";
+  outcome.gpu_uuids = {"GPU-5bd4a1c2-8e3f-4f51-9a0b-0123456789ab"};
+  outcome.labels = {{"slot", "gpu0"}, {"host_role", "sealer \"a\"\\b\nc é"}};
+  const std::string text = job::prometheus_metrics(sample_report(), outcome);
+  Exposition e;
+  ASSERT_NO_THROW(e = parse_exposition(text)) << text;
+  ASSERT_FALSE(e.samples.empty());
+  for (const auto& s : e.samples) {
+    EXPECT_EQ(s.labels.at("gpu_uuid"), outcome.gpu_uuids[0]) << s.name;
+    EXPECT_EQ(s.labels.at("slot"), "gpu0") << s.name;
+    EXPECT_EQ(s.labels.at("host_role"), "sealer \"a\"\\b\nc é") << s.name;  // escaped, read back
+  }
+  // Another GPU's file: the same series, told apart by the UUID.
+  job::RunOutcome other = outcome;
+  other.gpu_uuids = {"GPU-00000000-0000-0000-0000-000000000001"};
+  Exposition f = parse_exposition(job::prometheus_metrics(sample_report(), other));
+  std::set<std::map<std::string, std::string>> first, second;
+  for (const auto& s : e.samples) {
+    auto key = s.labels;
+    key["__name__"] = s.name;
+    first.insert(key);
+  }
+  for (const auto& s : f.samples) {
+    auto key = s.labels;
+    key["__name__"] = s.name;
+    EXPECT_FALSE(first.count(key)) << "a series of both files: " << s.name;
+  }
+  // Several devices: one label, their UUIDs joined.
+  outcome.gpu_uuids.push_back("GPU-00000000-0000-0000-0000-000000000002");
+  Exposition two = parse_exposition(job::prometheus_metrics(sample_report(), outcome));
+  EXPECT_EQ(two.samples.front().labels.at("gpu_uuid"),
+            "GPU-5bd4a1c2-8e3f-4f51-9a0b-0123456789ab,GPU-00000000-0000-0000-0000-000000000002");
+}
+
+TEST(Metrics, OperatorsLabelsAreCheckedAsPrometheusReadsThem) {
+  EXPECT_EQ(job::metrics_label_problem("slot", "gpu0"), "");
+  EXPECT_EQ(job::metrics_label_problem("_x9", "any \" \\ \n é"), "");
+  EXPECT_NE(job::metrics_label_problem("", "v"), "");
+  EXPECT_NE(job::metrics_label_problem("9slot", "v"), "");
+  EXPECT_NE(job::metrics_label_problem("slot-id", "v"), "");
+  EXPECT_NE(job::metrics_label_problem("sl.ot", "v"), "");
+  EXPECT_NE(job::metrics_label_problem("__name__", "v"), "");  // reserved to Prometheus
+  for (const char* own : {"engine", "gpu", "gpu_uuid", "phase", "parent", "result", "kind"})
+    EXPECT_NE(job::metrics_label_problem(own, "v"), "") << own;           // cuzk's own
+  EXPECT_NE(job::metrics_label_problem("slot", ""), "");                  // an empty value is no label
+  EXPECT_NE(job::metrics_label_problem("slot", "\xff"), "");              // not UTF-8
+  EXPECT_NE(job::metrics_label_problem("slot", "\xc3"), "");              // cut short
+  EXPECT_NE(job::metrics_label_problem("slot", "\xc0\xaf"), "");          // overlong
+  EXPECT_NE(job::metrics_label_problem("slot", "\xed\xa0\x80"), "");      // a surrogate
+  EXPECT_EQ(job::metrics_label_problem("slot", "\xf0\x9f\x98\x80"), "");  // U+1F600
+}
+
+// prove.h, prove.msm_g1 and prove.msm_g2 are measured inside prove: under one metric name with it, a sum over
+// the metric would count them twice. They have their own metric, naming their parent.
+TEST(Metrics, PartsOfAPhaseAreNotSummedWithIt) {
+  job::RunReport report = sample_report();
+  for (auto& s : report.sectors) {
+    s.phases["prove.h"] = {20, 30};
+    s.phases["prove.msm_g1"] = {25, 40};
+    s.phases["prove.msm_g2"] = {10, 15};
+  }
+  const std::string text = job::prometheus_metrics(report, job::RunOutcome{});
+  Exposition e;
+  ASSERT_NO_THROW(e = parse_exposition(text)) << text;
+  double sum = 0;
+  for (const auto& s : e.samples)
+    if (s.name == "cuzk_phase_seconds") {
+      EXPECT_FALSE(s.labels.at("phase").starts_with("prove.")) << s.labels.at("phase");
+      sum += s.value;
+    }
+  EXPECT_DOUBLE_EQ(sum, 2.5 + 0.75 + 2 * (0.5 + 60));  // each phase once
+  EXPECT_DOUBLE_EQ(value_of(e, "cuzk_phase_seconds", {{"phase", "prove"}}), 120);
+  EXPECT_DOUBLE_EQ(value_of(e, "cuzk_subphase_seconds", {{"phase", "prove.h"}, {"parent", "prove"}}), 40);
+  EXPECT_DOUBLE_EQ(value_of(e, "cuzk_subphase_seconds", {{"phase", "prove.msm_g1"}, {"parent", "prove"}}),
+                   50);
+  EXPECT_DOUBLE_EQ(value_of(e, "cuzk_subphase_seconds", {{"phase", "prove.msm_g2"}, {"parent", "prove"}}),
+                   20);
+  // A report without parts has no such family.
+  EXPECT_FALSE(
+      parse_exposition(job::prometheus_metrics(sample_report(), {})).type.count("cuzk_subphase_seconds"));
+}
+
+// A failed sector's kind (that of its --json record) is in the metrics: an alert can tell "no-device" (take
+// the host out) from "gpu" (a fault worth a retry) or "input".
+TEST(Metrics, FailedSectorsCarryTheirKind) {
+  job::RunOutcome outcome;
+  outcome.success = false;
+  outcome.sectors_failed = 3;
+  outcome.failed_by_kind = {{"input", 2}, {"no-device", 1}};
+  Exposition e = parse_exposition(job::prometheus_metrics(sample_report(), outcome));
+  EXPECT_DOUBLE_EQ(value_of(e, "cuzk_failed_sectors", {{"kind", "input"}}), 2);
+  EXPECT_DOUBLE_EQ(value_of(e, "cuzk_failed_sectors", {{"kind", "no-device"}}), 1);
+  EXPECT_DOUBLE_EQ(value_of(e, "cuzk_sectors", {{"result", "failed"}}), 3);
+  // None failed: no such series (an alert on it does not fire on a stale zero).
+  EXPECT_FALSE(
+      parse_exposition(job::prometheus_metrics(sample_report(), {})).type.count("cuzk_failed_sectors"));
 }
 
 }  // namespace
