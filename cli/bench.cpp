@@ -14,6 +14,7 @@
 
 #include "cli/commands.hpp"
 #include "cli/exit_codes.hpp"
+#include "cli/format.hpp"
 #include "io/atomic_file.hpp"
 #include "io/io_error.hpp"
 #include "io/temp_dir.hpp"
@@ -72,7 +73,7 @@ void run_bench(const BenchFlags& f) {
   context.system["gpus"] = build["gpus"];
   context.inputs = f.job.c1_files;
   context.options = &options;
-  const std::string text = job::bench_report_json(summary, context).dump(2) + "\n";
+  const std::string text = json_text(job::bench_report_json(summary, context), 2) + "\n";
   io::write_file_atomic(f.report, {reinterpret_cast<const std::uint8_t*>(text.data()), text.size()});
   spdlog::info("bench report written to {}", f.report);
 }

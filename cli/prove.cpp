@@ -89,7 +89,7 @@ std::string proven_record(const job::SectorReport& s) {
   j["verified"] = s.verified;
   j["seconds"] = s.total.wall_s;
   if (!s.public_inputs_path.empty()) j["public_inputs"] = s.public_inputs_path;
-  return j.dump();
+  return json_text(j);
 }
 
 std::string failed_record(const std::string& c1, const ReportedError& error) {
@@ -99,7 +99,7 @@ std::string failed_record(const std::string& c1, const ReportedError& error) {
   j["c1"] = c1;
   j["sector"] = nullptr;
   j["error"] = {{"kind", error.kind}, {"exit_code", error.exit_code}, {"message", error.message}};
-  return j.dump();
+  return json_text(j);
 }
 
 std::string skipped_record(const std::string& c1, int exit_code) {
@@ -111,7 +111,7 @@ std::string skipped_record(const std::string& c1, int exit_code) {
   j["error"] = {{"kind", "not_attempted"},
                 {"exit_code", exit_code},
                 {"message", "not attempted: an earlier input failed"}};
-  return j.dump();
+  return json_text(j);
 }
 
 // On a terminal, log lines first erase the live progress line and then draw it
@@ -481,7 +481,7 @@ void print_dry_run_json(const job::RunPlan& plan) {
   j["host"] = job::host_plan_json(memory.host);
   j["fits"] = plan.fits();
   j["notes"] = plan.notes;
-  std::printf("%s\n", j.dump().c_str());
+  std::printf("%s\n", json_text(j).c_str());
 }
 
 void print_dry_run_text(const job::RunPlan& plan) {

@@ -39,7 +39,7 @@ std::string public_inputs_json(const std::vector<std::vector<algebra::Fr>>& inpu
     for (const auto& x : partition) row.push_back(x.to_hex());
     j.push_back(std::move(row));
   }
-  return j.dump() + "\n";
+  return j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
 }
 
 namespace {
@@ -117,7 +117,8 @@ void emit_yaml(YAML::Emitter& out, const nlohmann::ordered_json& j) {
 }  // namespace
 
 std::string to_json(const RunReport& report) {
-  return report_json(report).dump(2) + "\n";
+  // Invalid UTF-8 in a name (a C1 path) becomes U+FFFD rather than losing the report to an exception.
+  return report_json(report).dump(2, ' ', false, nlohmann::ordered_json::error_handler_t::replace) + "\n";
 }
 
 std::string to_yaml(const RunReport& report) {

@@ -70,4 +70,16 @@ got=0
 "$CUZK_BIN" prove --params-dir "$params" -o "$tmp/out" --metrics-label a=1 "$tmp/61.json" >/dev/null 2>&1 || got=$?
 [ "$got" -eq 2 ] || fail "--metrics-label without --metrics-file exited $got, expected 2"
 [ ! -e "$tmp/out/61.proof" ] || fail "a refused run wrote a proof"
-echo "OK: --metrics-label on every series, failed sectors by kind, no collision between processes"
+# A C1 file whose name is not UTF-8 (issue 30, item 15): its record, report and metrics are written all the
+# same (the name with U+FFFD), with the input's own error.
+bad_name="$tmp/$(printf 'bad-\xff')-name.json"
+cp "$tmp/truncated.json" "$bad_name"
+got=0
+"$CUZK_BIN" prove --json --keep-going --params-dir "$params" -o "$tmp/out4" --report "$tmp/bad-name-report.json" \
+  --metrics-file "$tmp/bad-name.prom" "$bad_name" >"$tmp/bad-name.jsonl" 2>"$tmp/bad-name.log" || got=$?
+[ "$got" -eq 3 ] || { cat "$tmp/bad-name.log" >&2; fail "a non-UTF-8 C1 name exited $got, expected 3"; }
+jq -e '.status == "failed" and .error.kind == "input" and (.c1 | contains("bad-\ufffd-name.json"))' \
+  "$tmp/bad-name.jsonl" >/dev/null || fail "no record for a non-UTF-8 C1 name: $(cat "$tmp/bad-name.jsonl")"
+jq -e '.failures[0].error.kind == "input"' "$tmp/bad-name-report.json" >/dev/null || fail "no report for a non-UTF-8 C1 name"
+grep -q '^cuzk_last_run_success{.*} 0$' "$tmp/bad-name.prom" || fail "no metrics for a non-UTF-8 C1 name"
+echo "OK: --metrics-label on every series, failed sectors by kind, no collision between processes, non-UTF-8 names"
