@@ -79,11 +79,15 @@ node -e '
   const r = JSON.parse(require("fs").readFileSync(process.argv[1]));
   const [dir] = process.argv.slice(2);
   const want = [[dir + "/truncated.json", "check", 3], [dir + "/tampered.json", "synthesize partition 0", 7]];
-  const got = r.failures.map(f => [f.c1, f.stage, f.exit_code]);
+  // Failures in the --json record's shape: error {kind, exit_code, message}.
+  const got = r.failures.map(f => [f.c1, f.stage, f.error.exit_code]);
   if (JSON.stringify(got) !== JSON.stringify(want)) {
     console.error("failures:", JSON.stringify(r.failures, null, 1)); process.exit(1);
   }
-  if (!r.failures.every(f => f.error.includes(f.c1))) { console.error("an error does not name its file"); process.exit(1); }
+  if (!r.failures.every(f => f.error.message.includes(f.c1))) { console.error("an error does not name its file"); process.exit(1); }
+  if (!r.failures.every(f => typeof f.error.kind === "string" && f.error.kind.length > 0)) {
+    console.error("a failure without its kind"); process.exit(1);
+  }
   if (r.failures[1].sector !== "tampered") { console.error("sector of the tampered file:", r.failures[1].sector); process.exit(1); }
   const proven = r.sectors.map(s => s.sector).join(",");
   if (proven !== "good1,22" || !r.sectors.every(s => s.verified)) { console.error("sectors:", proven); process.exit(1); }
