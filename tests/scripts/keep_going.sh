@@ -79,7 +79,7 @@ node -e '
   const r = JSON.parse(require("fs").readFileSync(process.argv[1]));
   const [dir] = process.argv.slice(2);
   const want = [[dir + "/truncated.json", "check", 3], [dir + "/tampered.json", "synthesize partition 0", 7]];
-  // Failures in the --json record's shape: error {kind, exit_code, message}.
+  // Failures in the shape of a --json record: error {kind, exit_code, message}.
   const got = r.failures.map(f => [f.c1, f.stage, f.error.exit_code]);
   if (JSON.stringify(got) !== JSON.stringify(want)) {
     console.error("failures:", JSON.stringify(r.failures, null, 1)); process.exit(1);
