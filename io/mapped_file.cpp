@@ -111,7 +111,8 @@ int guard_mapping(const std::uint8_t* data, std::size_t size) {
   for (int i = 0; i < kGuardSlots; ++i) {
     GuardSlot& slot = g_guard_slots[static_cast<std::size_t>(i)];
     std::uintptr_t expected = 0;
-    // Claim with a placeholder first, so that the handler never sees a begin without its length.
+    // Claim the slot with begin = 1 (no mapping starts at address 1) before its length and real begin are
+    // stored, so that the handler never sees a begin without its length.
     if (!slot.begin.compare_exchange_strong(expected, 1)) continue;
     slot.length.store(0, std::memory_order_release);
     slot.first_fault.store(GuardSlot::kNoFault, std::memory_order_release);

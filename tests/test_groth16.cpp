@@ -436,7 +436,7 @@ TEST(Groth16, MalformedParameterFiles) {
 }
 
 // No element of a verifying key may be the identity, in any reader of one: with gamma at infinity `cuzk
-// verify` accepted a forged proof (issue 30), and bellperson's read accepts the six fixed elements there.
+// verify` accepted a forged proof, and bellperson's read accepts the six fixed elements there.
 TEST(Groth16, VerifyingKeyPointsAtInfinityAreRefusedByEveryReader) {
   auto rng = test::seeded_rng("VerifyingKeyPointsAtInfinityAreRefusedByEveryReader");
   Instance in = random_instance(rng, 1, 10);

@@ -368,7 +368,7 @@ TEST(JobOutputs, TwoInputsForTheSameProofFileAreRefused) {
 }
 
 // A .vk of another setup than the .params was found only by the self-verification after a whole proof (exit 5
-// after 56 s, issue 30): the .params begins with its own verifying key, and inputs.check compares the two.
+// after 56 s): the .params begins with its own verifying key, and inputs.check compares the two.
 TEST(JobInputsCheck, AVerifyingKeyOfAnotherSetupIsRefusedBeforeAnyProving) {
   io::TempDir tmp("cuzk-test-job-");
   const fs::path params_dir = tmp.path() / "params";

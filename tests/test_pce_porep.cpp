@@ -59,7 +59,7 @@ TEST(PcePorep, CacheRoundTrip2KiB) {
   EXPECT_EQ(groth16::first_unsatisfied(in), std::nullopt);
 }
 
-// Issue 30, item 16: the forged file of the hostile-input campaign, the demo circuit's matrices under the
+// The forged file of the hostile-input campaign, the demo circuit's matrices under the
 // 2KiB PoRep circuit's name and description with every checksum consistent, was used; its faults were then
 // blamed on the parameters or the C1. The production key carries the built-in figures, and the load
 // checks them: a corrupt cache (rebuilt, or with --pce-readonly kReadonly, exit 9).

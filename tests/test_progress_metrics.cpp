@@ -348,7 +348,7 @@ TEST(Metrics, RunMetricsFollowTheExpositionFormat) {
 }
 
 // Two processes of one host (one per GPU) write their files into one collector folder: node_exporter keeps
-// one series per label set, so every series carries the devices' UUIDs and the operator's labels (issue 30).
+// one series per label set, so every series carries the devices' UUIDs and the operator's labels.
 TEST(Metrics, SeriesCarryTheDeviceUuidsAndTheOperatorsLabels) {
   job::RunOutcome outcome;
   outcome.gpu_name = "NVIDIA H200";

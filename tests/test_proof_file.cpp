@@ -159,7 +159,7 @@ TEST(ProofFile, WrongSizesNameTheFileAndOffset) {
   EXPECT_THROW(cuzk::groth16::read_proof_file(dir.path()), IoError) << "a directory";
 }
 
-// Issue 30, item 12: a proof file was read whole whatever its size (and `cuzk proof inspect` of a huge
+// A proof file was read whole whatever its size (and `cuzk proof inspect` of a huge
 // file took its size in memory). A file of more proofs than any registered proof has is refused by its
 // size before it is read.
 TEST(ProofFile, SizeIsBoundedByTheMostPartitions) {

@@ -125,7 +125,7 @@ TEST(HostileC1, NegativeEnvelopeSectorNumIsRefused) {
   EXPECT_EQ(parse_error(porep::c1_to_envelope_json(c1)), "");
 }
 
-// Issue 30, item 12: a C1 file of many empty partitions took 16x its size in memory before it was
+// A C1 file of many empty partitions took 16x its size in memory before it was
 // refused. The reader stops at the first partition beyond what the registered proof allows.
 TEST(HostileC1, PartitionsBeyondTheRegisteredProofAreRefusedAtTheFirst) {
   io::TempDir dir("cuzk_hostile_");
@@ -235,7 +235,7 @@ TEST(HostileFiles, NonRegularFilesAreNamedWithoutOpening) {
   ::close(writer);
 }
 
-// Issue 30, item 11: a file that shrank while it was mapped and read raised SIGBUS (exit 135). The read
+// A file that shrank while it was mapped and read raised SIGBUS (exit 135). The read
 // past the new end now sees zeros and the reader gets an IoError naming the file and the first lost offset.
 TEST(HostileFiles, FileShrinkingWhileMappedIsAnIoErrorNotSigbus) {
   io::TempDir dir("cuzk_hostile_");
@@ -332,7 +332,7 @@ TEST(HostileFiles, BadOutputPathsAreRefusedUpFront) {
   }
 }
 
-// Issue 30: an atomic write renamed its temporary file over a device or FIFO in the target's place (as
+// An atomic write renamed its temporary file over a device or FIFO in the target's place (as
 // root, `gen-c1 -o /dev/null` replaced /dev/null). Every writer refuses them and leaves them as they were,
 // and no temporary file is left. The device is made with mknod: the test runs as root and fails without it.
 TEST(HostileFiles, AtomicWritesRefuseFifosAndDevices) {
@@ -432,7 +432,7 @@ TEST(HostilePce, UnusableCacheIsRebuiltInMemoryUnlessReadonly) {
   EXPECT_TRUE(fs::is_character_file("/dev/zero")) << "a cache write must never replace the device";
 }
 
-// Issue 30, item 16: a cache whose checksums hold but whose circuit is not the one its description names
+// A cache whose checksums hold but whose circuit is not the one its description names
 // was used, and its faults were then blamed on the parameters (exit 6) or the C1 (exit 7). Its figures are
 // checked against the circuit's on load: a mismatch is a corrupt cache (rebuilt; with --pce-readonly,
 // kReadonly: exit 9). The forged production cache is in tests/test_pce_porep.cpp.

@@ -119,7 +119,7 @@ expect 3 "verify --c1 missing" "$CUZK_BIN" verify "$tmp/x.proof" --c1 "$tmp/abse
 expect 3 "verify a missing proof" "$CUZK_BIN" verify "$tmp/x.proof" --c1 "$tmp/c1.json"
 
 # 9. A verifying key with a point at infinity is refused by every reader of it, naming the file and the point
-# (3, as any other bad point of a key): with gamma at infinity `cuzk verify` accepted forged proofs (issue 30).
+# (3, as any other bad point of a key): with gamma at infinity `cuzk verify` accepted forged proofs.
 "$CUZK_BIN" selftest -o "$tmp/demo" >/dev/null 2>&1 || fail "selftest -o exited $?"  # demo.params, .vk, .proof
 expect 0 "params info demo.vk" "$CUZK_BIN" params info "$tmp/demo/demo.vk"
 expect 0 "params info demo.params" "$CUZK_BIN" params info "$tmp/demo/demo.params"
@@ -158,7 +158,7 @@ expect 3 "verify, .vk with gamma at infinity" "$CUZK_BIN" verify "$tmp/demo/demo
   --params-dir "$bad_key"
 says "vk.gamma_g2: the point at infinity" "verify, .vk with gamma at infinity"
 
-# Issue 30, item 16: the report readers refuse what the C1 reader refuses, with exit 3 and the file named
+# The report readers refuse what the C1 reader refuses, with exit 3 and the file named
 # (a FIFO blocked `compare` and `report timeline`; a missing file was exit 2, a directory exit 1).
 printf '{"tool":"cuzk"}' >"$tmp/report.json"
 expect 3 "compare FIFO" "$CUZK_BIN" compare "$tmp/fifo.json" "$tmp/report.json"

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Metrics files of several processes in one collector folder must not collide (issue 30, item 5): every
+# Metrics files of several processes in one collector folder must not collide: every
 # series carries each `--metrics-label KEY=VALUE` (checked as Prometheus reads labels, escaped in the file;
 # a bad one is a usage error before any work, with no records), failed sectors are counted by error kind
 # (cuzk_failed_sectors{kind}), and prove's parts are not summed with it under cuzk_phase_seconds. Nothing is
@@ -70,7 +70,7 @@ got=0
 "$CUZK_BIN" prove --params-dir "$params" -o "$tmp/out" --metrics-label a=1 "$tmp/61.json" >/dev/null 2>&1 || got=$?
 [ "$got" -eq 2 ] || fail "--metrics-label without --metrics-file exited $got, expected 2"
 [ ! -e "$tmp/out/61.proof" ] || fail "a refused run wrote a proof"
-# A C1 file whose name is not UTF-8 (issue 30, item 15): its record, report and metrics are written all the
+# A C1 file whose name is not UTF-8: its record, report and metrics are written all the
 # same (the name with U+FFFD), with the input's own error.
 bad_name="$tmp/$(printf 'bad-\xff')-name.json"
 cp "$tmp/truncated.json" "$bad_name"

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# lotus-bench envelopes that all say SectorNum 1 (issue 30, item 7): `lotus-bench simple commit1` writes 1
+# lotus-bench envelopes that all say SectorNum 1: `lotus-bench simple commit1` writes 1
 # into every envelope, so by default two of its files write the same 1.proof (exit 2, before any proving,
 # with a message that names the way out); `cuzk prove --name-by stem` names each proof after its C1 file's
 # stem (dry run, and a real run whose proofs verify). `gen-c1 --envelope` warns when --sector-id is left at 1.

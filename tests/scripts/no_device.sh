@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# "No usable GPU" is not a GPU fault (issue 30, item 2): `cuzk prove --gpu` where no GPU can be used (this
+# "No usable GPU" is not a GPU fault: `cuzk prove --gpu` where no GPU can be used (this
 # binary has no CUDA, or CUDA_VISIBLE_DEVICES hides every device) exits 8 with the error kind "no-device",
 # which a script does not retry, never "gpu" (a CUDA error on a GPU that is there, worth a retry). With
 # --keep-going every input gets a "failed" record of that kind (none "skipped"); without it the first input

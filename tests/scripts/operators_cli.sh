@@ -52,7 +52,7 @@ grep -q '^cuzk_sectors{result="proven",engine="cpu",gpu=""} 1$' "$tmp/fail.prom"
 grep -q '^cuzk_sectors{result="failed",engine="cpu",gpu=""} 1$' "$tmp/fail.prom" || fail "fail.prom: failed count"
 grep -q '^cuzk_sectors{result="skipped",engine="cpu",gpu=""} 1$' "$tmp/fail.prom" || fail "fail.prom: skipped count"
 # The sector failed in its first partition: its partitions count as failed all the same (known from the
-# up-front checks; issue 30, item 15).
+# up-front checks).
 grep -q '^cuzk_partitions{result="failed",engine="cpu",gpu=""} 1$' "$tmp/fail.prom" || fail "fail.prom: failed partitions"
 [ -z "$(find "$tmp" -maxdepth 1 -name '.*fail.prom*')" ] || fail "a temporary metrics file was left behind"
 

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# SIGTERM and SIGINT in the middle of `cuzk prove` (issue 30, item 6; cli/signals.hpp): the run stops at its
+# SIGTERM and SIGINT in the middle of `cuzk prove` (cli/signals.hpp): the run stops at its
 # next safe point and ends like a failed run: a log line, `failed` records of kind "interrupted" for every
 # sector not proven, the metrics (success 0, replacing an earlier run's 1), no temporary file left in the
 # output folder, exit 143 (SIGTERM) or 130 (SIGINT).

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Output paths that exist and are not regular files (issue 30): every command that writes a file refuses a
+# Output paths that exist and are not regular files: every command that writes a file refuses a
 # FIFO and a character device in its place with exit 3 and a message naming the path, and leaves it as it
 # was (an atomic write renamed its temporary file over them; as root that replaced /dev/null). The device is
 # made with mknod in a scratch folder, so the test needs root (CI runs it as root): without it the test

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# `cuzk prove` on a terminal (issue 30, items 3 and 4), run under `script` for a pseudo-terminal:
+# `cuzk prove` on a terminal, run under `script` for a pseudo-terminal:
 # - each `<sector> <hex>` result line is printed on a line of its own, after the live progress line was
 #   erased, so that copying the proof from the screen gives the proof alone;
 # - the live line knows the run's total (2 partitions) from the up-front checks on, before the first
