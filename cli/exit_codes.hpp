@@ -1,17 +1,18 @@
 // Process exit codes of the cuzk binary. Every layer throws its own exception type; only cli/ maps
-// them to these numbers (documented in README.md, "Exit codes").
+// them to these numbers (documented in docs/exit-codes.md, which tests/test_exit_codes.cpp checks against
+// them).
 #pragma once
 
 namespace cuzk::cli {
 
 enum ExitCode : int {
   kOk = 0,
-  kInternalError = 1,       // a bug or an unexpected exception
-  kUsageError = 2,          // bad flags or arguments (CLI11 parse errors)
-  kInputError = 3,          // an input file is missing, unreadable, truncated or malformed
-  kEncodingError = 4,       // a curve point or field element fails its encoding checks
+  kInternalError = 1,  // a bug or an unexpected exception
+  kUsageError = 2,     // bad flags or arguments (CLI11 parse errors)
+  kInputError = 3,     // an input that is not a parameter file or a proof: missing, unreadable, malformed
+  kEncodingError = 4,  // a proof file is not a valid encoding of proofs (its size or a point)
   kVerificationFailed = 5,  // a proof does not verify
-  kParameterError = 6,      // Groth16 parameters are missing, inconsistent or fail their digest
+  kParameterError = 6,      // any fault of a .params or .vk file, or a .vk not of its .params
   kCircuitError = 7,        // the witness does not satisfy the circuit (bad C1 data)
   kGpuError = 8,            // CUDA reported an error (never silently replaced by the CPU path)
   kCacheError = 9,          // a PCE cache is corrupt and may not be rebuilt (--pce-readonly)

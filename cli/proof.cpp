@@ -1,8 +1,8 @@
 // `cuzk proof inspect FILE [--json]`: decodes every partition proof of a proof file and checks every
 // point (encoding, on the curve, in the prime-order subgroup, not the point at infinity), printing
 // each point's compressed bytes, affine coordinates and OK/INVALID. Exit codes: kInputError when the
-// file is unreadable or its size is not a positive multiple of 192; kEncodingError when any point is
-// invalid (every point is still reported).
+// file cannot be read; kEncodingError when its size is not a positive multiple of 192 (refused before it is
+// read) or any point is invalid (every point is still reported).
 #include "prover/groth16/proof.hpp"
 
 #include <fmt/format.h>
@@ -89,7 +89,7 @@ std::vector<PointReport> inspect_partition(std::span<const std::uint8_t> proof) 
 }
 
 void run_inspect(const std::string& path, bool json) {
-  const std::vector<std::uint8_t> bytes = groth16::read_proof_file_bytes(path);  // IoError: exit kInputError
+  const std::vector<std::uint8_t> bytes = groth16::read_proof_file_bytes(path);  // IoError (unreadable): kInputError; a wrong size: kEncodingError
   const std::size_t count = groth16::proof_count(bytes.size(), path);
   std::size_t invalid = 0;
   std::optional<EncodingError> first_error;

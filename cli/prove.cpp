@@ -573,12 +573,20 @@ struct VerifyFlags {
   std::uint64_t miner_id = 1000;
 };
 
-porep::Domain parse_domain(const std::string& flag, const std::string& hex) {
+// What a 32-byte flag value holds: comm_r, comm_d and replica_id are field elements (their little-endian
+// value must be below r, as in a C1 file); a ticket or seed is 32 bytes of any value.
+enum class DomainValue { kFieldElement, kBytes };
+
+porep::Domain parse_domain(const std::string& flag, const std::string& hex, DomainValue value) {
   auto bytes = algebra::hex_to_bytes(hex);
   if (!bytes || bytes->size() != 32)
     throw CLI::ValidationError(flag, "expected 32 bytes of hex, got \"" + hex + "\"");
   porep::Domain d;
   std::copy(bytes->begin(), bytes->end(), d.begin());
+  algebra::Fr unused;
+  if (value == DomainValue::kFieldElement && !algebra::Fr::from_bytes_le(d.data(), unused))
+    throw CLI::ValidationError(flag,
+                               "not a canonical field element (as little-endian bytes it is >= r): " + hex);
   return d;
 }
 
@@ -600,15 +608,16 @@ int run_verify(const VerifyFlags& f) {
       if (value.empty()) throw CLI::ValidationError(name, "required without --c1");
     proof = porep::find_registered_seal_proof(f.proof_type);
     if (!proof) throw CLI::ValidationError("--proof-type", "unknown registered seal proof " + f.proof_type);
-    comm_d = parse_domain("--comm-d", f.comm_d);
-    comm_r = parse_domain("--comm-r", f.comm_r);
-    seed = parse_domain("--seed", f.seed);
+    comm_d = parse_domain("--comm-d", f.comm_d, DomainValue::kFieldElement);
+    comm_r = parse_domain("--comm-r", f.comm_r, DomainValue::kFieldElement);
+    seed = parse_domain("--seed", f.seed, DomainValue::kBytes);
     if (!f.replica_id.empty()) {
-      replica = parse_domain("--replica-id", f.replica_id);
+      replica = parse_domain("--replica-id", f.replica_id, DomainValue::kFieldElement);
     } else {
       if (f.ticket.empty()) throw CLI::ValidationError("--ticket", "required without --c1 or --replica-id");
       replica = porep::replica_id(porep::prover_id_from_miner_id(f.miner_id), f.sector_id,
-                                  parse_domain("--ticket", f.ticket), comm_d, proof->porep_id());
+                                  parse_domain("--ticket", f.ticket, DomainValue::kBytes), comm_d,
+                                  proof->porep_id());
     }
   }
   std::vector<groth16::Proof> proofs = groth16::read_proof_file(f.proof_file);

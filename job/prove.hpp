@@ -147,7 +147,8 @@ struct ProveOptions {
 class ParameterStore {
  public:
   explicit ParameterStore(std::string params_dir) : dir_(std::move(params_dir)) {}
-  // Throws JobError(kMissingParameters) when the file is absent, io::IoError when it is malformed.
+  // Throws JobError(kMissingParameters) when the file is absent, groth16::Groth16Error (kParameters) for any
+  // other fault of it.
   const groth16::ParameterHeader& header_for(const porep::SectorShape& shape);
   const groth16::VerifyingKey& vk_for(const porep::SectorShape& shape);
   std::string params_path(const porep::SectorShape& shape) const;

@@ -40,9 +40,10 @@ roff_block() {
     done
   done
   echo '[EXIT STATUS]'
-  # The table of README.md ("Exit codes"), the one list of them besides cli/exit_codes.hpp.
-  awk '/^## Exit codes/ {on = 1; next} on && /^## / {on = 0} on && /^\| [0-9]/' "$here/../README.md" |
-    sed -e 's/^| *\([0-9]*\) *| *\(.*\) |$/.TP\n\1\n\2/' -e 's/`//g'
+  # The code table of docs/exit-codes.md (code | name | kind | meaning), checked against cli/exit_codes.hpp by
+  # tests/test_exit_codes.cpp.
+  awk '/^## Codes/ {on = 1; next} on && /^## / {on = 0} on && /^\| [0-9]/' "$here/../docs/exit-codes.md" |
+    sed -e 's/^| *\([0-9]*\) *| *[^|]* | *[^|]* | *\(.*\) |$/.TP\n\1\n\2/' -e 's/`//g'
   echo '[ENVIRONMENT]'
   awk '/^## Environment variables/ {on = 1; next} on && /^## / {on = 0} on && /^\| `/' "$here/../README.md" |
     sed -e 's/^| *`\([A-Z_]*\)` *| *\(.*\) |$/.TP\n\1\n\2/' -e 's/`//g'

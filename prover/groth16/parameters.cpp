@@ -14,6 +14,7 @@
 #include "io/atomic_file.hpp"
 #include "io/io_error.hpp"
 #include "io/mapped_file.hpp"
+#include "prover/groth16/errors.hpp"
 
 namespace cuzk::groth16 {
 
@@ -48,7 +49,26 @@ struct Codec<G2Affine> {
   static void encode(const G2Affine& p, std::uint8_t* out) { algebra::encode_g2_uncompressed(p, out); }
 };
 
-// Sequential reader over a byte image; every short read is an IoError naming the source and offset.
+// Every fault of a parameter or verifying-key file (a short read, a bad point, trailing bytes, a file that
+// cannot be opened or shrinks while it is read) is one kind, kParameters, so that the answer is always the
+// same: fetch the parameters again (docs/exit-codes.md). The message names the file and offset as
+// io::IoError's does.
+[[noreturn]] void throw_file_fault(const std::string& source, const std::string& what, std::uint64_t offset) {
+  throw Groth16Error(Groth16ErrorKind::kParameters, io::IoError(source, what, offset).what());
+}
+
+// Reads a mapped parameter file with `decode`, turning the io layer's faults into parameter faults.
+template <class Decode>
+auto read_mapped_parameter_file(const std::string& path, Decode&& decode) {
+  try {
+    io::MappedFile file(path);
+    return file.read_guarded([&] { return decode(file); });
+  } catch (const io::IoError& e) {
+    throw Groth16Error(Groth16ErrorKind::kParameters, e.what());
+  }
+}
+
+// Sequential reader over a byte image; every short read is a parameter fault naming the source and offset.
 class Cursor {
  public:
   Cursor(std::span<const std::uint8_t> bytes, const std::string& source) : bytes_(bytes), source_(source) {}
@@ -59,10 +79,10 @@ class Cursor {
   std::span<const std::uint8_t> take(std::uint64_t length, const std::string& what) {
     std::uint64_t left = bytes_.size() - offset_;
     if (length > left) {
-      throw io::IoError(source_,
-                        "truncated: " + what + " needs " + std::to_string(length) + " bytes but only " +
-                            std::to_string(left) + " remain",
-                        offset_);
+      throw_file_fault(source_,
+                       "truncated: " + what + " needs " + std::to_string(length) + " bytes but only " +
+                           std::to_string(left) + " remain",
+                       offset_);
     }
     auto out = bytes_.subspan(static_cast<std::size_t>(offset_), static_cast<std::size_t>(length));
     offset_ += length;
@@ -76,12 +96,12 @@ class Cursor {
 
   void expect_end() const {
     if (offset_ != bytes_.size()) {
-      throw io::IoError(source_,
-                        std::to_string(bytes_.size() - offset_) +
-                            " trailing bytes after the last vector (the file is " +
-                            std::to_string(bytes_.size()) + " bytes; its length fields imply " +
-                            std::to_string(offset_) + ")",
-                        offset_);
+      throw_file_fault(source_,
+                       std::to_string(bytes_.size() - offset_) +
+                           " trailing bytes after the last vector (the file is " +
+                           std::to_string(bytes_.size()) + " bytes; its length fields imply " +
+                           std::to_string(offset_) + ")",
+                       offset_);
     }
   }
 
@@ -93,7 +113,7 @@ class Cursor {
 
 [[noreturn]] void throw_point_error(const Cursor& cur, const std::string& what, std::uint64_t offset,
                                     const std::string& detail) {
-  throw io::IoError(cur.source(), "invalid point in " + what + ": " + detail, offset);
+  throw_file_fault(cur.source(), "invalid point in " + what + ": " + detail, offset);
 }
 
 // One fixed element of a verifying key read at the cursor: fully checked, as bellperson's
@@ -241,8 +261,8 @@ VerifyingKey VerifyingKey::from_bytes(std::span<const std::uint8_t> bytes, const
 }
 
 VerifyingKey VerifyingKey::read(const std::string& path) {
-  io::MappedFile file(path);
-  return file.read_guarded([&] { return from_bytes(file.bytes(), path); });
+  return read_mapped_parameter_file(
+      path, [&](const io::MappedFile& file) { return from_bytes(file.bytes(), path); });
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -300,8 +320,9 @@ Parameters Parameters::from_bytes(std::span<const std::uint8_t> bytes, PointChec
 }
 
 Parameters Parameters::read(const std::string& path, PointCheck vector_check, unsigned threads) {
-  io::MappedFile file(path);
-  return file.read_guarded([&] { return from_bytes(file.bytes(), vector_check, path, threads); });
+  return read_mapped_parameter_file(path, [&](const io::MappedFile& file) {
+    return from_bytes(file.bytes(), vector_check, path, threads);
+  });
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -341,8 +362,7 @@ ParameterHeader header_of(const Parameters& params) {
 }
 
 ParameterHeader read_parameter_header(const std::string& path) {
-  io::MappedFile file(path);
-  return file.read_guarded([&] {
+  return read_mapped_parameter_file(path, [&](const io::MappedFile& file) {
     const ParametersInfo info = parameters_info(file.bytes(), path);
     ParameterHeader header;
     header.vk = VerifyingKey::from_bytes(file.slice(0, info.vk_bytes(), "verifying key block"), path);
@@ -356,8 +376,8 @@ ParameterHeader read_parameter_header(const std::string& path) {
 }
 
 ParametersInfo read_parameters_info(const std::string& path) {
-  io::MappedFile file(path);
-  return file.read_guarded([&] { return parameters_info(file.bytes(), path); });
+  return read_mapped_parameter_file(
+      path, [&](const io::MappedFile& file) { return parameters_info(file.bytes(), path); });
 }
 
 void write_vector_length(std::size_t count, const char* name, std::uint8_t* out) {

@@ -10,9 +10,9 @@
 // the subgroup, as VerifyingKey::read uses from_uncompressed); the five parameter vectors are decoded
 // with the caller's PointCheck (rust-fil-proofs reads them unchecked). Points at infinity are
 // rejected everywhere: in the six fixed vk elements (bellperson accepts them there, but a key with gamma
-// or delta at infinity verifies forged proofs), in ic and in every vector. Every failure is an io::IoError
-// naming the file, the vector and the byte offset. Trailing bytes after the last vector are rejected too
-// (bellperson ignores them; for a file of ours they mean corruption).
+// or delta at infinity verifies forged proofs), in ic and in every vector. Every failure is a Groth16Error
+// (kParameters) naming the file, the vector and the byte offset. Trailing bytes after the last vector are
+// rejected too (bellperson ignores them; for a file of ours they mean corruption).
 #pragma once
 
 #include <cstddef>
@@ -58,7 +58,7 @@ struct VerifyingKey {
 
   // Decodes a whole .vk image; `source` names it in errors (a path, or "<memory>").
   static VerifyingKey from_bytes(std::span<const std::uint8_t> bytes, const std::string& source = "<memory>");
-  // Reads a .vk file (memory-mapped). Throws io::IoError.
+  // Reads a .vk file (memory-mapped). Throws Groth16Error (kParameters) naming the file for any fault of it.
   static VerifyingKey read(const std::string& path);
 
   friend bool operator==(const VerifyingKey&, const VerifyingKey&) = default;
@@ -89,7 +89,8 @@ struct Parameters {
   // Decodes a whole .params image; vectors are decoded in parallel (`threads` = 0: all OpenMP threads).
   static Parameters from_bytes(std::span<const std::uint8_t> bytes, PointCheck vector_check,
                                const std::string& source = "<memory>", unsigned threads = 0);
-  // Reads a .params file (memory-mapped). Throws io::IoError.
+  // Reads a .params file (memory-mapped). Throws Groth16Error (kParameters) naming the file for any fault of
+  // it.
   static Parameters read(const std::string& path, PointCheck vector_check, unsigned threads = 0);
 
   friend bool operator==(const Parameters&, const Parameters&) = default;
@@ -133,7 +134,7 @@ struct ParameterHeader {
 ParameterHeader header_of(const Parameters& params);
 // The header of a .params file: the vk block at its start, fully checked (as VerifyingKey::read), and the
 // lengths of its vectors (parameters_info: they must add up to the file size). No base point is decoded.
-// Throws io::IoError naming the file.
+// Throws Groth16Error (kParameters) naming the file.
 ParameterHeader read_parameter_header(const std::string& path);
 
 }  // namespace cuzk::groth16

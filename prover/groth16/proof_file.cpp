@@ -7,25 +7,37 @@
 
 #include "io/atomic_file.hpp"
 #include "io/io_error.hpp"
+#include "prover/algebra/encoding.hpp"
 
 namespace cuzk::groth16 {
 
 using groth16::Proof;
 
+namespace {
+
+// A proof file of the wrong size is a bad encoding of proofs, like a bad point in one: both are exit 4
+// (docs/exit-codes.md). The message names the file and the offset of the first byte that is not part of a
+// whole proof, as io::IoError's does.
+[[noreturn]] void throw_wrong_size(const std::string& source, const std::string& what, std::uint64_t offset) {
+  throw algebra::EncodingError(algebra::EncodingErrorKind::kWrongLength,
+                               source + " (offset " + std::to_string(offset) + "): " + what);
+}
+
+}  // namespace
+
 std::size_t proof_count(std::uint64_t size, const std::string& source) {
-  if (size == 0)
-    throw io::IoError(source, "empty proof file (a proof file holds 192 bytes per partition)", 0);
+  if (size == 0) throw_wrong_size(source, "empty proof file (a proof file holds 192 bytes per partition)", 0);
   constexpr std::uint64_t kMaxBytes = kMaxProofsPerFile * Proof::kSize;
   if (size > kMaxBytes) {
-    throw io::IoError(source,
-                      "size " + std::to_string(size) + " bytes is more than the " +
-                          std::to_string(kMaxProofsPerFile) + " partition proofs (" +
-                          std::to_string(kMaxBytes) + " bytes) of any proof file",
-                      kMaxBytes);
+    throw_wrong_size(source,
+                     "size " + std::to_string(size) + " bytes is more than the " +
+                         std::to_string(kMaxProofsPerFile) + " partition proofs (" +
+                         std::to_string(kMaxBytes) + " bytes) of any proof file",
+                     kMaxBytes);
   }
   if (size % Proof::kSize != 0) {
     std::uint64_t whole = size / Proof::kSize;
-    throw io::IoError(
+    throw_wrong_size(
         source,
         "size " + std::to_string(size) +
             " bytes is not a multiple of the 192-byte partition proof: " + std::to_string(whole) +

@@ -19,13 +19,13 @@ namespace cuzk::groth16 {
 // larger file is refused by its size before it is read, so that reading one is bounded by the format.
 inline constexpr std::size_t kMaxProofsPerFile = 126;
 
-// The number of partition proofs in `size` bytes. Throws IoError naming `source` and the offset of
-// the first byte that does not belong to a whole proof when size is 0, not a multiple of 192, or more than
-// kMaxProofsPerFile proofs.
+// The number of partition proofs in `size` bytes. Throws algebra::EncodingError (kWrongLength) naming
+// `source` and the offset of the first byte that does not belong to a whole proof when size is 0, not a
+// multiple of 192, or more than kMaxProofsPerFile proofs.
 std::size_t proof_count(std::uint64_t size, const std::string& source);
 
-// The file's bytes, after the size check of proof_count, made before the file is read (IoError if
-// unreadable or of a wrong size).
+// The file's bytes, after the size check of proof_count, made before the file is read (io::IoError if
+// missing or unreadable, algebra::EncodingError if of a wrong size).
 std::vector<std::uint8_t> read_proof_file_bytes(const std::filesystem::path& path);
 
 // Decodes every partition proof of `bytes` (size checked as proof_count). A bad point throws

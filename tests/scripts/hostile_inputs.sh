@@ -133,15 +133,15 @@ at_infinity() {  # at_infinity SOURCE DEST OFFSET SIZE
 for point in alpha_g1:0:96 beta_g1:96:96 beta_g2:192:192 gamma_g2:384:192 delta_g1:576:96 delta_g2:672:192; do
   IFS=: read -r name offset size <<<"$point"
   at_infinity "$tmp/demo/demo.vk" "$tmp/$name.vk" "$offset" "$size"
-  expect 3 "params info, $name at infinity" "$CUZK_BIN" params info "$tmp/$name.vk"
+  expect 6 "params info, $name at infinity" "$CUZK_BIN" params info "$tmp/$name.vk"
   says "$tmp/$name.vk" "params info, $name at infinity"
   says "vk.$name: the point at infinity" "params info, $name at infinity"
   at_infinity "$tmp/demo/demo.params" "$tmp/$name.params" "$offset" "$size"
-  expect 3 "params info .params, $name at infinity" "$CUZK_BIN" params info "$tmp/$name.params"
+  expect 6 "params info .params, $name at infinity" "$CUZK_BIN" params info "$tmp/$name.params"
   says "vk.$name: the point at infinity" "params info .params, $name at infinity"
 done
 at_infinity "$tmp/demo/demo.vk" "$tmp/ic.vk" 868 96
-expect 3 "params info, ic[0] at infinity" "$CUZK_BIN" params info "$tmp/ic.vk"
+expect 6 "params info, ic[0] at infinity" "$CUZK_BIN" params info "$tmp/ic.vk"
 # `prove` reads the .params' own key in inputs.check and `verify` the .vk: a 2KiB parameter folder whose two
 # files carry the demo key with gamma at infinity (the rest of the .params is five empty vectors).
 bad_key="$tmp/bad-key"
@@ -150,13 +150,21 @@ params_name="$("$CUZK_BIN" params names --sector-size 2KiB | grep -o '[^ ]*\.par
 [ -n "$params_name" ] || fail "params names printed no .params name"
 cp "$tmp/gamma_g2.vk" "$bad_key/${params_name%.params}.vk"
 { cat "$tmp/gamma_g2.vk"; head -c 20 /dev/zero; } >"$bad_key/$params_name"
-expect 3 "prove, .params with gamma at infinity" "$CUZK_BIN" prove --params-dir "$bad_key" "$tmp/c1.json" -o "$tmp/out"
+expect 6 "prove, .params with gamma at infinity" "$CUZK_BIN" prove --params-dir "$bad_key" "$tmp/c1.json" -o "$tmp/out"
 says "$bad_key/$params_name" "prove, .params with gamma at infinity"
 says "vk.gamma_g2: the point at infinity" "prove, .params with gamma at infinity"
 [ ! -e "$tmp/out/c1.proof" ] || fail "prove with gamma at infinity wrote a proof"
-expect 3 "verify, .vk with gamma at infinity" "$CUZK_BIN" verify "$tmp/demo/demo.proof" --c1 "$tmp/c1.json" \
+expect 6 "verify, .vk with gamma at infinity" "$CUZK_BIN" verify "$tmp/demo/demo.proof" --c1 "$tmp/c1.json" \
   --params-dir "$bad_key"
 says "vk.gamma_g2: the point at infinity" "verify, .vk with gamma at infinity"
+
+# A --comm-r that is not a field element is a bad flag value (exit 2), not "invalid C1 data" (there is none).
+not_canonical="$(printf 'f%.0s' $(seq 64))"
+zeros="$(printf '0%.0s' $(seq 64))"
+expect 2 "verify, --comm-r not a field element" "$CUZK_BIN" verify "$tmp/demo/demo.proof" \
+  --proof-type StackedDrg2KiBV1_1 --comm-r "$not_canonical" --comm-d "$zeros" --seed "$zeros" --replica-id "$zeros"
+says "--comm-r" "verify, --comm-r not a field element"
+says "not a canonical field element" "verify, --comm-r not a field element"
 
 # The report readers refuse what the C1 reader refuses, with exit 3 and the file named
 # (a FIFO blocked `compare` and `report timeline`; a missing file was exit 2, a directory exit 1).

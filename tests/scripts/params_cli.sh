@@ -58,7 +58,7 @@ fi
 run 0 "params info demo.vk" "$CUZK_BIN" params info "$tmp/setup/demo.vk"
 has "ic:           4 points"
 head -c 100000 "$tmp/setup/demo.params" >"$tmp/short.params"
-run 3 "params info on a truncated .params" "$CUZK_BIN" params info "$tmp/short.params"
+run 6 "params info on a truncated .params (a parameter fault, docs/exit-codes.md)" "$CUZK_BIN" params info "$tmp/short.params"
 
 # Selftest: a fresh run, then a run that reuses the parameters, then corrupted parameters.
 run 0 "selftest" "$CUZK_BIN" selftest -o "$tmp/st"
@@ -75,7 +75,7 @@ run 0 "selftest rewrites a missing demo.vk" "$CUZK_BIN" selftest -o "$tmp/st"
 cmp -s <(head -c "$(stat -c %s "$tmp/st/demo.vk")" "$tmp/st/demo.params") "$tmp/st/demo.vk" \
   || fail "demo.vk is not the vk block of demo.params"
 head -c 5000 "$tmp/setup/demo.params" >"$tmp/st/demo.params"
-run 3 "selftest with truncated demo.params" "$CUZK_BIN" selftest -o "$tmp/st"
+run 6 "selftest with truncated demo.params" "$CUZK_BIN" selftest -o "$tmp/st"
 # Parameters made by `params setup` for the same circuit are reused and the proof verifies.
 cp "$tmp/setup/demo.params" "$tmp/st/demo.params"
 run 0 "selftest with parameters from params setup" "$CUZK_BIN" selftest -o "$tmp/st"

@@ -80,9 +80,9 @@ python3 -c 'import json,sys; r=json.load(open(sys.argv[1])); assert r["ok"] is F
   "$tmp/out.txt" || fail "JSON report of the bad proof is not as expected"
 
 head -c 1919 "$tmp/sector.proof" >"$tmp/short.proof"
-expect 3 "truncated to 1919 bytes" "$tmp/short.proof"
+expect 4 "truncated to 1919 bytes (a wrong size is a bad encoding of proofs)" "$tmp/short.proof"
 grep -q 'offset 1728' "$tmp/err.txt" || fail "size error does not give the offset of the partial proof"
 : >"$tmp/empty.proof"
-expect 3 "empty file" "$tmp/empty.proof"
+expect 4 "empty file" "$tmp/empty.proof"
 expect 3 "missing file" "$tmp/does-not-exist.proof"
 echo "PASS"
