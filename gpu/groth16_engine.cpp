@@ -4,9 +4,11 @@
 #include <spdlog/spdlog.h>
 
 #include <algorithm>
+#include <cstdlib>
 #include <optional>
 #include <span>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "gpu/cuda_check.hpp"
@@ -17,6 +19,7 @@
 #include "gpu/ntt.hpp"
 #include "gpu/parameter_upload.hpp"
 #include "gpu/spmv.hpp"
+#include "io/host_memory.hpp"
 #include "prover/algebra/bits.hpp"
 #include "prover/groth16/dense_gather.hpp"
 #include "prover/groth16/errors.hpp"
@@ -458,6 +461,45 @@ std::unique_ptr<groth16::ProverEngine> make_gpu_engine(const groth16::Parameters
   return std::make_unique<GpuEngine>(params, options);
 }
 
+namespace {
+
+// How streamed vectors reach the device (gpu/parameter_upload.hpp StreamPath). Registered pages stay locked
+// in the page cache while the engine lives, so they are taken only when the host holds them with
+// kRegisteredHeadroom to spare for the rest of the run (synthesis holds up to ~53 GiB at 32GiB with the
+// constraints on the host: docs/large-sectors.md). CUZK_GPU_STREAM=pread|registered overrides the choice.
+StreamPath choose_stream_path(const MemoryPlan& plan, const groth16::ParametersInfo& info) {
+  constexpr std::size_t kRegisteredHeadroom = std::size_t{64} << 30;
+  if (!plan.streamed() || !plan.stream_from_file) return StreamPath::kPread;
+  std::size_t streamed = 0;
+  const std::pair<BaseVectorId, const char*> vectors[] = {{BaseVectorId::kH, "h"},
+                                                          {BaseVectorId::kL, "l"},
+                                                          {BaseVectorId::kA, "a"},
+                                                          {BaseVectorId::kBG1, "b_g1"},
+                                                          {BaseVectorId::kBG2, "b_g2"}};
+  for (const auto& [id, name] : vectors)
+    if (!plan.device.vector(id).resident) streamed += info.vector(name).bytes();
+  if (const char* forced = std::getenv("CUZK_GPU_STREAM"); forced && *forced) {
+    const std::string_view value(forced);
+    if (value == "pread" || value == "registered") {
+      spdlog::info("streamed base vectors ({} GiB): {} (CUZK_GPU_STREAM)", format_gib(streamed), value);
+      return value == "pread" ? StreamPath::kPread : StreamPath::kRegistered;
+    }
+    spdlog::warn("CUZK_GPU_STREAM={}: not pread or registered, ignored", forced);
+  }
+  const std::size_t available = io::host_memory_available();
+  const bool registered = available >= streamed + kRegisteredHeadroom;
+  spdlog::info("streamed base vectors ({} GiB): {} ({} GiB available{})", format_gib(streamed),
+               registered ? "read by the DMA from the page cache, registered in place"
+                          : "read into pinned staging buffers",
+               format_gib(available),
+               registered
+                   ? ""
+                   : fmt::format(", registering needs {} GiB", format_gib(streamed + kRegisteredHeadroom)));
+  return registered ? StreamPath::kRegistered : StreamPath::kPread;
+}
+
+}  // namespace
+
 std::unique_ptr<groth16::ProverEngine> make_gpu_engine(const std::string& params_path,
                                                        const groth16::ParameterHeader& header,
                                                        const GpuEngineOptions& options) {
@@ -470,9 +512,11 @@ std::unique_ptr<groth16::ProverEngine> make_gpu_engine(const std::string& params
   // Planned before any upload: a plan that cannot fit stops the run now, with the figures.
   const MemoryPlan plan = plan_memory(header, memory_budget(options.memory_limit), options);
   spdlog::info("GPU memory plan: {}", plan.describe());
+  BasePlacement placement = plan.placement();
+  placement.stream_path = choose_stream_path(plan, info);
   ParameterUploadStats stats;
   DeviceParameterBases bases =
-      upload_parameter_bases(params_path, info, options.reader_threads, &stats, plan.placement());
+      upload_parameter_bases(params_path, info, options.reader_threads, &stats, placement);
   return std::make_unique<GpuEngine>(plan, header, std::move(bases), stats);
 }
 

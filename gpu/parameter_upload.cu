@@ -8,6 +8,7 @@
 #include <cstring>
 #include <exception>
 #include <mutex>
+#include <optional>
 #include <thread>
 #include <type_traits>
 #include <vector>
@@ -16,9 +17,17 @@
 #include "gpu/curve.cuh"
 #include "gpu/parameter_upload.hpp"
 #include "io/io_error.hpp"
+#include "prover/groth16/errors.hpp"
 
 namespace cuzk::gpu {
 namespace {
+
+// A fault of the parameter file (it cannot be opened, ends early, or holds a bad point): a parameter fault
+// as the host reader's (prover/groth16/parameters.cpp), whose message names the file and offset.
+[[noreturn]] void throw_file_fault(const std::string& path, const std::string& what,
+                                   std::optional<std::uint64_t> offset = std::nullopt) {
+  throw groth16::Groth16Error(groth16::Groth16ErrorKind::kParameters, io::IoError(path, what, offset).what());
+}
 
 // Why a point was refused (the first bad point of a vector is reported).
 enum PointFault : uint32_t { kFlags = 1, kNotCanonical = 2, kInfinity = 3, kNotOnCurve = 4 };
@@ -164,9 +173,9 @@ void read_pieces(int fd, const std::string& path, const std::vector<Piece>& piec
           const ssize_t n =
               pread(fd, target + done, piece.bytes - done, static_cast<off_t>(piece.file_offset + done));
           if (n <= 0)
-            throw io::IoError(path,
-                              n == 0 ? "ended early" : std::string("read failed: ") + std::strerror(errno),
-                              piece.file_offset + done);
+            throw_file_fault(path,
+                             n == 0 ? "ended early" : std::string("read failed: ") + std::strerror(errno),
+                             piece.file_offset + done);
           done += static_cast<std::size_t>(n);
         }
         if (!piece.on_device) continue;
@@ -201,13 +210,14 @@ void add_pieces(std::vector<Piece>& pieces, std::uint64_t offset, std::size_t by
 // Where a vector goes: device memory (resident), a file source (streamed from the page cache), or pinned
 // host memory (streamed from a copy of its own).
 template <class DeviceAffine>
-void allocate(LoadedVector<DeviceAffine>& v, std::size_t count, bool resident, bool from_file,
+void allocate(LoadedVector<DeviceAffine>& v, std::size_t count, bool resident, const BasePlacement& placement,
               const std::string& path, std::uint64_t data_offset, unsigned threads) {
   v.count = count;
   if (resident) {
     v.device = DeviceBuffer<DeviceAffine>(count);
-  } else if (from_file) {
-    v.file = std::make_unique<FileVectorSource>(path, data_offset, count, sizeof(DeviceAffine), threads);
+  } else if (placement.stream_from_file) {
+    v.file = std::make_unique<FileVectorSource>(path, data_offset, count, sizeof(DeviceAffine), threads,
+                                                placement.stream_path);
   } else {
     v.host = PinnedBuffer<DeviceAffine>(count);
   }
@@ -223,20 +233,20 @@ void check_decoded(FirstFault fault, const std::string& path, const groth16::Par
   if (fault == kNoFault) return;
   const std::uint64_t index = fault >> 3;
   const std::uint64_t at = v.length_offset + groth16::kLengthBytes + index * sizeof(DeviceAffine);
-  throw io::IoError(path,
-                    "invalid point " + std::to_string(index) + " of vector " + v.name + ": " +
-                        fault_text(static_cast<uint32_t>(fault & 7)),
-                    at);
+  throw_file_fault(path,
+                   "invalid point " + std::to_string(index) + " of vector " + v.name + ": " +
+                       fault_text(static_cast<uint32_t>(fault & 7)),
+                   at);
 }
 
-// Reads [offset, offset + bytes) of fd into dst, whole; throws io::IoError naming the file.
+// Reads [offset, offset + bytes) of fd into dst, whole; throws a parameter fault naming the file.
 void pread_all(int fd, const std::string& path, std::byte* dst, std::size_t bytes, std::uint64_t offset) {
   std::size_t done = 0;
   while (done < bytes) {
     const ssize_t n = pread(fd, dst + done, bytes - done, static_cast<off_t>(offset + done));
     if (n <= 0)
-      throw io::IoError(path, n == 0 ? "ended early" : std::string("read failed: ") + std::strerror(errno),
-                        offset + done);
+      throw_file_fault(path, n == 0 ? "ended early" : std::string("read failed: ") + std::strerror(errno),
+                       offset + done);
     done += static_cast<std::size_t>(n);
   }
 }
@@ -247,8 +257,43 @@ constexpr std::size_t kStreamPieceBytes = std::size_t{16} << 20;
 
 }  // namespace
 
+// The file's bytes [offset, offset + bytes) mapped read-only from the page below `offset`, and registered
+// with CUDA so that copies to the device read the page cache directly. Unregistered and unmapped on the way
+// out.
+struct FileVectorSource::RegisteredMapping {
+  void* map = MAP_FAILED;
+  std::size_t length = 0;
+  const std::byte* data = nullptr;  // the byte at `offset`
+  bool registered = false;
+
+  RegisteredMapping(int fd, const std::string& path, std::uint64_t offset, std::size_t bytes) {
+    const std::uint64_t page = static_cast<std::uint64_t>(sysconf(_SC_PAGESIZE));
+    const std::uint64_t begin = offset / page * page;
+    length = static_cast<std::size_t>(offset + bytes - begin);
+    map = mmap(nullptr, length, PROT_READ, MAP_SHARED, fd, static_cast<off_t>(begin));
+    if (map == MAP_FAILED) throw_file_fault(path, std::string("cannot map: ") + std::strerror(errno));
+    data = static_cast<const std::byte*>(map) + (offset - begin);
+    const cudaError_t e = cudaHostRegister(map, length, cudaHostRegisterReadOnly);
+    if (e != cudaSuccess) {
+      (void)cudaGetLastError();
+      munmap(map, length);
+      throw GpuError("registering " + std::to_string(length) + " bytes of " + path +
+                     " with CUDA for streaming (cudaHostRegister, read-only) failed: " + cudaGetErrorString(e) +
+                     "; raise the locked-memory limit (ulimit -l) or stream through staging buffers "
+                     "(CUZK_GPU_STREAM=pread)");
+    }
+    registered = true;
+  }
+  ~RegisteredMapping() {
+    if (registered) (void)cudaHostUnregister(map);
+    if (map != MAP_FAILED) munmap(map, length);
+  }
+  RegisteredMapping(const RegisteredMapping&) = delete;
+  RegisteredMapping& operator=(const RegisteredMapping&) = delete;
+};
+
 FileVectorSource::FileVectorSource(const std::string& path, std::uint64_t data_offset, std::size_t count,
-                                   std::size_t point_bytes, unsigned threads)
+                                   std::size_t point_bytes, unsigned threads, StreamPath path_kind)
     : path_(path),
       data_offset_(data_offset),
       count_(count),
@@ -256,12 +301,16 @@ FileVectorSource::FileVectorSource(const std::string& path, std::uint64_t data_o
       threads_(std::max(1u, threads)),
       fault_(1) {
   fd_ = open(path.c_str(), O_RDONLY | O_CLOEXEC);
-  if (fd_ < 0) throw io::IoError(path, std::string("cannot open: ") + std::strerror(errno));
+  if (fd_ < 0) throw_file_fault(path, std::string("cannot open: ") + std::strerror(errno));
   try {
-    const std::size_t piece = kStreamPieceBytes / point_bytes * point_bytes;
-    for (unsigned i = 0; i < 2 * threads_; ++i) buffers_.emplace_back(piece);
-    copied_.resize(2 * threads_);
-    busy_.assign(2 * threads_, 0);
+    if (path_kind == StreamPath::kRegistered && count > 0) {
+      mapping_ = std::make_unique<RegisteredMapping>(fd_, path, data_offset, count * point_bytes);
+    } else {
+      const std::size_t piece = kStreamPieceBytes / point_bytes * point_bytes;
+      for (unsigned i = 0; i < 2 * threads_; ++i) buffers_.emplace_back(piece);
+      copied_.resize(2 * threads_);
+      busy_.assign(2 * threads_, 0);
+    }
     const FirstFault none = kNoFault;
     fault_.upload(std::span<const FirstFault>(&none, 1), nullptr);
     CUDA_OK(cudaDeviceSynchronize());
@@ -281,8 +330,20 @@ void FileVectorSource::load(std::size_t first, std::size_t n, void* dst, cudaStr
                    std::to_string(count_));
   if (n == 0) return;
   const auto start = std::chrono::steady_clock::now();
-  const std::size_t piece = kStreamPieceBytes / point_bytes_ * point_bytes_;
   const std::size_t bytes = n * point_bytes_;
+  if (mapping_) {
+    CUDA_OK(
+        cudaMemcpyAsync(dst, mapping_->data + first * point_bytes_, bytes, cudaMemcpyHostToDevice, stream));
+  } else {
+    read_into(first, bytes, dst, stream);
+  }
+  decode(first, n, dst, stream);
+  read_seconds_ += std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  bytes_read_ += bytes;
+}
+
+void FileVectorSource::read_into(std::size_t first, std::size_t bytes, void* dst, cudaStream_t stream) {
+  const std::size_t piece = kStreamPieceBytes / point_bytes_ * point_bytes_;
   const std::size_t pieces = (bytes + piece - 1) / piece;
   const unsigned threads = unsigned(std::min<std::size_t>(threads_, pieces));
   std::atomic<std::size_t> next{0};
@@ -316,6 +377,9 @@ void FileVectorSource::load(std::size_t first, std::size_t n, void* dst, cudaStr
   worker(0);
   for (auto& t : pool) t.join();
   if (error) std::rethrow_exception(error);
+}
+
+void FileVectorSource::decode(std::size_t first, std::size_t n, void* dst, cudaStream_t stream) {
   constexpr unsigned kBlock = 256;
   const unsigned blocks = static_cast<unsigned>((n + kBlock - 1) / kBlock);
   if (point_bytes_ == sizeof(G1Msm::DeviceAffine)) {
@@ -326,20 +390,18 @@ void FileVectorSource::load(std::size_t first, std::size_t n, void* dst, cudaStr
                                                       fault_.data());
   }
   CUDA_LAUNCH_OK();
-  read_seconds_ += std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  bytes_read_ += bytes;
 }
 
 void FileVectorSource::check() const {
   FirstFault fault = kNoFault;
   CUDA_OK(cudaMemcpy(&fault, fault_.data(), sizeof fault, cudaMemcpyDeviceToHost));
   if (fault == kNoFault) return;
-  throw io::IoError(path_,
-                    "invalid point " + std::to_string(fault >> 3) +
-                        " of a streamed vector (the file changed while "
-                        "it was in use?): " +
-                        fault_text(static_cast<uint32_t>(fault & 7)),
-                    data_offset_ + (fault >> 3) * point_bytes_);
+  throw_file_fault(path_,
+                   "invalid point " + std::to_string(fault >> 3) +
+                       " of a streamed vector (the file changed while "
+                       "it was in use?): " +
+                       fault_text(static_cast<uint32_t>(fault & 7)),
+                   data_offset_ + (fault >> 3) * point_bytes_);
 }
 
 DeviceParameterBases upload_parameter_bases(const std::string& path, const groth16::ParametersInfo& info,
@@ -349,7 +411,7 @@ DeviceParameterBases upload_parameter_bases(const std::string& path, const groth
   static_assert(sizeof(G2Msm::DeviceAffine) == algebra::kG2UncompressedSize);
   if (reader_threads == 0) reader_threads = std::clamp(std::thread::hardware_concurrency() / 2, 1u, 8u);
   const int fd = open(path.c_str(), O_RDONLY | O_CLOEXEC);
-  if (fd < 0) throw io::IoError(path, std::string("cannot open: ") + std::strerror(errno));
+  if (fd < 0) throw_file_fault(path, std::string("cannot open: ") + std::strerror(errno));
   const std::unique_ptr<int, void (*)(int*)> close_fd(new int(fd), [](int* f) {
     close(*f);
     delete f;
@@ -364,12 +426,11 @@ DeviceParameterBases upload_parameter_bases(const std::string& path, const groth
   auto data_offset = [](const groth16::ParametersInfo::Vector& v) {
     return v.length_offset + groth16::kLengthBytes;
   };
-  const bool from_file = placement.stream_from_file;
-  allocate(out.h, h.count, placement.h, from_file, path, data_offset(h), reader_threads);
-  allocate(out.l, l.count, placement.l, from_file, path, data_offset(l), reader_threads);
-  allocate(out.a, a.count, placement.a, from_file, path, data_offset(a), reader_threads);
-  allocate(out.b_g1, b_g1.count, placement.b_g1, from_file, path, data_offset(b_g1), reader_threads);
-  allocate(out.b_g2, b_g2.count, placement.b_g2, from_file, path, data_offset(b_g2), reader_threads);
+  allocate(out.h, h.count, placement.h, placement, path, data_offset(h), reader_threads);
+  allocate(out.l, l.count, placement.l, placement, path, data_offset(l), reader_threads);
+  allocate(out.a, a.count, placement.a, placement, path, data_offset(a), reader_threads);
+  allocate(out.b_g1, b_g1.count, placement.b_g1, placement, path, data_offset(b_g1), reader_threads);
+  allocate(out.b_g2, b_g2.count, placement.b_g2, placement, path, data_offset(b_g2), reader_threads);
 
   std::vector<Piece> pieces;
   auto add = [&](auto& vec, const groth16::ParametersInfo::Vector& v, bool resident) {

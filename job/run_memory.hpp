@@ -11,6 +11,7 @@
 #include <string>
 
 #include "gpu/memory_plan.hpp"
+#include "io/host_memory.hpp"
 
 namespace cuzk::job {
 
@@ -50,15 +51,15 @@ RunMemoryPlan plan_run_memory(const std::string& sector_size, const gpu::ProverS
 
 // The plans as `cuzk prove --dry-run --json` prints them and the run report records them ("memory_plan"):
 // {"budget_bytes", "need_bytes", "fits", "range", "sort_pairs" (0: no limit), "constraints_on_device",
-// "upload_bytes_per_partition", "vectors": [{"name", "count", "bytes", "resident", "sort_passes"}, ...]} and {"synthesis_workers", "partitions_alive",
-// "per_partition_bytes", "pinned_bytes", "total", "available", "fits", ...}.
+// "upload_bytes_per_partition", "vectors": [{"name", "count", "bytes", "resident", "sort_passes"}, ...]} and
+// {"synthesis_workers", "partitions_alive", "per_partition_bytes", "pinned_bytes", "total", "available",
+// "fits", ...}.
 nlohmann::ordered_json device_plan_json(const gpu::DevicePlan& plan);
 nlohmann::ordered_json host_plan_json(const gpu::HostPlan& plan);
 // {"sector_size", "device" (with a device plan), "host", "fits"}.
 nlohmann::ordered_json memory_plan_json(const RunMemoryPlan& plan);
 
-// MemAvailable of /proc/meminfo in bytes (0 when it cannot be read). TEST ONLY: the environment variable
-// CUZK_TEST_MEM_AVAILABLE (a size such as 2GiB) replaces it, so that tests can make a run that does not fit.
-std::size_t host_memory_available();
+// MemAvailable of /proc/meminfo (io/host_memory.hpp), where the run's plans are made.
+using io::host_memory_available;
 
 }  // namespace cuzk::job

@@ -134,9 +134,10 @@ TEST(MemoryPlan, MoreMemoryNeverCostsMore) {
     for (double gib = 14; gib <= 160; gib += 0.25) {
       const DevicePlan plan = plan_at(shape, gib);
       if (!plan.fits) continue;
-      if (before)
+      if (before) {
         EXPECT_LE(plan.cost, before->cost) << label << ": " << gib << " GiB costs more than "
                                            << double(before->budget) / double(kGiB) << " GiB";
+      }
       before = plan;
     }
     ASSERT_TRUE(before) << label;

@@ -14,8 +14,8 @@
 
 #include "gpu/groth16_engine.hpp"
 #include "gpu/parameter_upload.hpp"
-#include "io/io_error.hpp"
 #include "prover/groth16/demo_circuit.hpp"
+#include "prover/groth16/errors.hpp"
 #include "prover/groth16/prover.hpp"
 #include "prover/groth16/setup.hpp"
 #include "tests/gpu/gpu_test_util.hpp"
@@ -120,19 +120,24 @@ TEST(GpuParameterUpload, HostPlacementGivesTheSameBases) {
 }
 
 // Streamed vectors read from the file for every MSM (the default): no host copy, and each load of any range
-// (several reader threads, pieces of the range in turn) decodes to the same device bases; a point damaged
-// after the first load is reported by check() with the file's name.
-TEST(GpuParameterUpload, FileSourceLoadsTheSameBases) {
+// decodes to the same device bases, by either path (reader threads through pinned staging, pieces of the
+// range in turn; or the DMA from the registered page cache); a point damaged after the first load is
+// reported by check() with the file's name (the registered mapping sees the page cache's new bytes).
+class GpuFileSource : public ::testing::TestWithParam<gpu::StreamPath> {};
+
+TEST_P(GpuFileSource, LoadsTheSameBases) {
   CUZK_REQUIRE_GPU();
-  Fixture f = make_fixture("file");
+  Fixture f = make_fixture(GetParam() == gpu::StreamPath::kPread ? "file" : "registered");
   const ParametersInfo info = read_parameters_info(f.path.string());
   gpu::BasePlacement placement;
   placement.l = placement.b_g2 = false;
   placement.decode_window = 5;
+  placement.stream_path = GetParam();
   gpu::DeviceParameterBases bases = gpu::upload_parameter_bases(f.path.string(), info, 3, nullptr, placement);
   ASSERT_EQ(bases.l.device.size(), 0u);
   ASSERT_EQ(bases.l.host.size(), 0u);
   ASSERT_TRUE(bases.l.file && bases.b_g2.file);
+  ASSERT_EQ(bases.l.file->stream_path(), GetParam());
   gpu::Stream stream;
   for (auto [first, n] : {std::pair<std::size_t, std::size_t>{0, f.params.l.size()}, {1, 7}, {100, 203}}) {
     gpu::DeviceBuffer<gpu::G1Msm::DeviceAffine> window(n);
@@ -166,12 +171,19 @@ TEST(GpuParameterUpload, FileSourceLoadsTheSameBases) {
   try {
     bases.l.file->check();
     FAIL() << "a point damaged after the first load was not reported";
-  } catch (const io::IoError& e) {
+  } catch (const Groth16Error& e) {
     EXPECT_NE(std::string(e.what()).find("invalid point 150"), std::string::npos) << e.what();
     EXPECT_NE(std::string(e.what()).find(f.path.string()), std::string::npos) << e.what();
   }
   fs::remove(f.path);
 }
+
+INSTANTIATE_TEST_SUITE_P(Paths, GpuFileSource,
+                         ::testing::Values(gpu::StreamPath::kPread, gpu::StreamPath::kRegistered),
+                         [](const auto& info) {
+                           return info.param == gpu::StreamPath::kPread ? std::string("pread")
+                                                                        : std::string("registered");
+                         });
 
 TEST(GpuParameterUpload, RefusesAPointOffTheCurveNamingIt) {
   CUZK_REQUIRE_GPU();
@@ -182,7 +194,7 @@ TEST(GpuParameterUpload, RefusesAPointOffTheCurveNamingIt) {
   try {
     (void)gpu::upload_parameter_bases(f.path.string(), info, 1);
     FAIL() << "a damaged point was accepted";
-  } catch (const io::IoError& e) {
+  } catch (const Groth16Error& e) {
     const std::string what = e.what();
     EXPECT_NE(what.find("point 3 of vector l"), std::string::npos) << what;
     EXPECT_NE(what.find("not on the curve"), std::string::npos) << what;
@@ -207,7 +219,7 @@ TEST(GpuParameterUpload, RefusesTheCompressedFlag) {
     file.write(&c, 1);
   }
   const ParametersInfo info = read_parameters_info(f.path.string());
-  EXPECT_THROW((void)gpu::upload_parameter_bases(f.path.string(), info, 1), io::IoError);
+  EXPECT_THROW((void)gpu::upload_parameter_bases(f.path.string(), info, 1), Groth16Error);
   fs::remove(f.path);
 }
 
