@@ -22,8 +22,10 @@ void register_selftest_command(CLI::App& app);
 // cli/proof.cpp: `cuzk proof inspect`.
 void register_proof_commands(CLI::App& app);
 
-// cli/prove.cpp: `cuzk prove`, `cuzk verify`.
+// cli/prove.cpp: `cuzk prove`.
 void register_prove_commands(CLI::App& app);
+// cli/verify.cpp: `cuzk verify`.
+void register_verify_command(CLI::App& app);
 // cli/gen_c1.cpp: `cuzk gen-c1`.
 void register_gen_c1_command(CLI::App& app);
 

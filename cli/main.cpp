@@ -44,6 +44,7 @@ int main(int argc, char** argv) {
   register_pce_commands(app);
   register_circuit_commands(app);
   register_prove_commands(app);
+  register_verify_command(app);
   register_bench_commands(app);
   register_report_commands(app);
 
