@@ -15,6 +15,7 @@
 #include "cli/commands.hpp"
 #include "cli/exit_codes.hpp"
 #include "cli/format.hpp"
+#include "cli/help_format.hpp"
 #include "io/atomic_file.hpp"
 #include "io/io_error.hpp"
 #include "io/temp_dir.hpp"
@@ -145,20 +146,26 @@ int run_compare(const CompareFlags& f) {
 
 }  // namespace
 
+// The option group of `cuzk bench --help` beside the proving job's (cli/help_format.hpp).
+constexpr const char* kRunsGroup = "Runs";
+
 void register_bench_commands(CLI::App& app) {
   auto bf = std::make_shared<BenchFlags>();
   CLI::App* bench = app.add_subcommand(
       "bench", "Prove the given C1 files repeatedly (warm-up runs apart) and report statistics per phase");
   add_job_flags(bench, bf->job);
+  bench->add_option("--report", bf->report, "write the JSON report here (input of `cuzk compare`)")
+      ->group(kInputsOutputsGroup);
   bench
       ->add_option("--reps", bf->repetitions,
                    "counted runs (5 or more a side let `cuzk compare` apply its U test to them)")
       ->capture_default_str()
-      ->check(CLI::Range(1u, 1000u));
+      ->check(CLI::Range(1u, 1000u))
+      ->group(kRunsGroup);
   bench->add_option("--warmup", bf->warmup, "runs before the counted ones (parameter load, caches)")
       ->capture_default_str()
-      ->check(CLI::Range(0u, 100u));
-  bench->add_option("--report", bf->report, "write the JSON report here (input of `cuzk compare`)");
+      ->check(CLI::Range(0u, 100u))
+      ->group(kRunsGroup);
   bench->callback([bf] { run_bench(*bf); });
 
   auto cf = std::make_shared<CompareFlags>();

@@ -12,6 +12,7 @@
 #include <utility>
 
 #include "cli/commands.hpp"
+#include "cli/help_format.hpp"
 #include "io/byte_size.hpp"
 #include "io/json_reader.hpp"
 #include "io/param_names.hpp"
@@ -139,64 +140,58 @@ CLI::Validator thread_count_validator() {
 }
 
 CLI::Option* add_job_flags(CLI::App* cmd, JobFlags& f) {
+  // Help texts stay short (cli/help_format.hpp); what each flag does in full is in docs/commands.md.
   // No CLI::ExistingFile: a missing or unreadable C1 file is an input error (exit 3, named by the job's
   // up-front checks), not a usage error.
   cmd->add_option("c1", f.c1_files, "C1 output files (raw JSON or the lotus-bench envelope)")->required();
   cmd->add_option(
-      "--params-dir", f.params_dir,
-      "parameter directory (default: $FIL_PROOFS_PARAMETER_CACHE or /var/tmp/filecoin-proof-parameters)");
-  CLI::Option* no_pce = cmd->add_flag(
-      "--no-pce", f.no_pce, "synthesize directly instead of through the pre-compiled constraint cache");
-  cmd->add_flag(
-      "--gpu", f.gpu,
-      "H and the multi-scalar multiplications on the GPU (exit 8 when there is none; never the CPU)");
-  cmd->add_option("--overlap", f.overlap,
-                  "synthesize the next partition while one is proven: auto (with --gpu), on, off; costs the "
-                  "memory of a second partition")
-      ->check(CLI::IsMember({"auto", "on", "off"}))
-      ->capture_default_str();
-  cmd->add_option("--threads", f.threads, "CPU threads (0: all; at most 4x the hardware threads)")
-      ->check(thread_count_validator())
-      ->capture_default_str();
-  cmd->add_option("--synthesis-workers", f.synthesis_workers,
-                  "partitions synthesized at once, sharing the threads (0: auto: with --gpu 2, or 1 when "
-                  "host memory holds only one; else 1); each costs the memory of a synthesized partition (at "
-                  "32GiB ~4.3 GB with the constraints on the GPU, else ~17 GB)")
-      ->check(CLI::Range(0u, 64u))
-      ->capture_default_str();
-  cmd->add_option(
-      "--gpu-memory", f.gpu_memory,
-      "with --gpu: device memory the prover may use (e.g. 22GiB); base vectors that do not fit are "
-      "streamed from the parameter file's page cache per MSM (same proofs, slower); the plan keeps resident "
-      "what saves the most transfer (docs/large-sectors.md)");
-  cmd->add_option(
-         "--gpu-gather", f.gpu_gather,
-         "with --gpu: where the A and B MSMs' dense scalars are gathered: host (one upload per MSM) or "
-         "device (from one upload of the witness, when it fits beside resident bases); same proofs")
-      ->check(CLI::IsMember({"host", "device"}))
-      ->capture_default_str();
-  cmd->add_option(
-         "--gpu-constraints", f.gpu_constraints,
-         "with --gpu: where a, b, c are evaluated from the witness: device (the constraint matrices "
-         "held on the GPU: only the witness goes up, and the dense scalars are gathered there too; "
-         "a, b, c on the host when they do not fit) or host (SpMV by the synthesis workers, uploaded "
-         "by the prover); auto: device with --gpu; same proofs")
-      ->check(CLI::IsMember({"auto", "host", "device"}))
-      ->capture_default_str();
-  cmd->add_option(
-         "--test-randomness", f.test_randomness,
-         "TEST ONLY: derive r and s from this seed, so that runs give identical proofs (such proofs are "
-         "not zero-knowledge)")
-      ->check(u64_validator());
+         "--params-dir", f.params_dir,
+         "parameter directory (default: $FIL_PROOFS_PARAMETER_CACHE or /var/tmp/filecoin-proof-parameters)")
+      ->group(kInputsOutputsGroup);
   cmd->add_option("--miner-id", f.miner_id, "miner actor id, to cross-check replica_id")
       ->check(u64_validator())
-      ->capture_default_str();
+      ->capture_default_str()
+      ->group(kInputsOutputsGroup);
   cmd->add_option("--name-by", f.name_by,
-                  "what names each <sector>.proof: sector (SectorNum of a lotus-bench envelope, else the C1 "
-                  "file's stem) or stem (the C1 file's stem: lotus-bench simple commit1 writes SectorNum 1 "
-                  "into every envelope)")
+                  "what names <sector>.proof: sector (SectorNum of an envelope, else the file stem) or stem")
       ->check(CLI::IsMember({"sector", "stem"}))
-      ->capture_default_str();
+      ->capture_default_str()
+      ->group(kInputsOutputsGroup);
+  cmd->add_flag("--gpu", f.gpu, "prove on the GPU (exit 8 without one; never falls back to the CPU)")
+      ->group(kGpuGroup);
+  cmd->add_option("--gpu-memory", f.gpu_memory,
+                  "device memory the prover may use, e.g. 22GiB; what does not fit is streamed")
+      ->group(kGpuGroup);
+  cmd->add_option("--gpu-gather", f.gpu_gather, "where the A and B MSMs' scalars are gathered")
+      ->check(CLI::IsMember({"host", "device"}))
+      ->capture_default_str()
+      ->group(kGpuGroup);
+  cmd->add_option("--gpu-constraints", f.gpu_constraints,
+                  "where a, b, c are evaluated (auto: device; host when they do not fit)")
+      ->check(CLI::IsMember({"auto", "host", "device"}))
+      ->capture_default_str()
+      ->group(kGpuGroup);
+  cmd->add_option("--threads", f.threads, "CPU threads (0: all; at most 4x the hardware threads)")
+      ->check(thread_count_validator())
+      ->capture_default_str()
+      ->group(kTuningGroup);
+  cmd->add_option("--overlap", f.overlap,
+                  "synthesize the next partition while one is proven (auto: with --gpu)")
+      ->check(CLI::IsMember({"auto", "on", "off"}))
+      ->capture_default_str()
+      ->group(kTuningGroup);
+  cmd->add_option("--synthesis-workers", f.synthesis_workers,
+                  "partitions synthesized at once (0: auto, from the host memory plan)")
+      ->check(CLI::Range(0u, 64u))
+      ->capture_default_str()
+      ->group(kTuningGroup);
+  CLI::Option* no_pce =
+      cmd->add_flag("--no-pce", f.no_pce, "synthesize directly, not through the constraint cache (slower)")
+          ->group(kTuningGroup);
+  cmd->add_option("--test-randomness", f.test_randomness,
+                  "derive r and s from this seed: identical proofs, NOT zero-knowledge")
+      ->check(u64_validator())
+      ->group(kTestOnlyGroup);
   return no_pce;
 }
 

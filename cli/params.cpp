@@ -19,6 +19,7 @@
 #include "cli/demo_params.hpp"
 #include "cli/exit_codes.hpp"
 #include "cli/format.hpp"
+#include "cli/help_format.hpp"
 #include "io/atomic_file.hpp"
 #include "io/param_names.hpp"
 #include "job/prove.hpp"
@@ -260,6 +261,10 @@ CLI::Validator sector_size_validator() {
       "SIZE", "SectorSize");
 }
 
+// Option groups of `cuzk params setup --help`.
+constexpr const char* kPorepSetupGroup = "PoRep circuit";
+constexpr const char* kDemoSetupGroup = "Built-in demo circuit";
+
 void register_params_commands(CLI::App& app) {
   CLI::App* params =
       app.add_subcommand("params", "Filecoin Groth16 parameter files: names, digests, structure");
@@ -303,41 +308,53 @@ void register_params_commands(CLI::App& app) {
       "setup",
       "Generate TEST parameters (random toxic waste, NOT FOR PRODUCTION): for the PoRep circuit of a sector "
       "size under Filecoin's file names, or for the built-in demo circuit");
-  auto* circuit_opt = setup->add_option("--circuit", *setup_circuit, "Circuit: demo (the built-in example)")
-                          ->check(CLI::IsMember({"demo"}));
-  auto* out_opt =
-      setup->add_option("-o,--output", *setup_out, "Output directory for --circuit demo")->needs(circuit_opt);
-  circuit_opt->needs(out_opt);
+  // Two circuits, two sets of flags: the PoRep circuit's under Filecoin's names, the demo circuit's in a
+  // folder.
   auto* size_opt =
       setup->add_option("--sector-size", porep_flags->sector_size, "PoRep circuit of this sector size")
           ->check(sector_size_validator())
-          ->excludes(circuit_opt);
+          ->group(kPorepSetupGroup);
   setup
       ->add_option("--params-dir", porep_flags->params_dir,
-                   "Where the v28-... .params/.vk/.meta files go (default: $FIL_PROOFS_PARAMETER_CACHE or "
+                   "Where the .params/.vk/.meta files go (default: $FIL_PROOFS_PARAMETER_CACHE or "
                    "/var/tmp/filecoin-proof-parameters)")
-      ->needs(size_opt);
-  setup->add_flag("--force", porep_flags->force, "Overwrite existing parameter files")->needs(size_opt);
+      ->needs(size_opt)
+      ->group(kPorepSetupGroup);
+  setup->add_flag("--force", porep_flags->force, "Overwrite existing parameter files")
+      ->needs(size_opt)
+      ->group(kPorepSetupGroup);
   setup
-      ->add_flag("--gpu", porep_flags->gpu,
-                 "The fixed-base multiplications on the GPU (exit 8 when there is none; never the CPU)")
-      ->needs(size_opt);
+      ->add_option("--pce-cache-dir", porep_flags->pce_cache_dir,
+                   "Constraint cache directory (default: $CUZK_PCE_CACHE, else <params dir>/pce)")
+      ->needs(size_opt)
+      ->group(kPorepSetupGroup);
+  auto* circuit_opt = setup->add_option("--circuit", *setup_circuit, "Circuit: demo (the built-in example)")
+                          ->check(CLI::IsMember({"demo"}))
+                          ->excludes(size_opt)
+                          ->group(kDemoSetupGroup);
+  auto* out_opt = setup->add_option("-o,--output", *setup_out, "Output directory for --circuit demo")
+                      ->needs(circuit_opt)
+                      ->group(kDemoSetupGroup);
+  circuit_opt->needs(out_opt);
   setup
-      ->add_option(
-          "--seed", porep_flags->seed,
-          "Derive the toxic waste from this number (TEST ONLY: reproducible files, the same on the CPU "
-          "and the GPU; anyone who knows the seed can forge proofs)")
-      ->check(u64_validator())
-      ->needs(size_opt);
+      ->add_flag(
+          "--gpu", porep_flags->gpu,
+          "The fixed-base multiplications on the GPU (exit 8 without one; never falls back to the CPU)")
+      ->needs(size_opt)
+      ->group(kGpuGroup);
   setup
       ->add_option("--threads", porep_flags->threads, "CPU threads (0: all; at most 4x the hardware threads)")
       ->check(thread_count_validator())
       ->needs(size_opt)
-      ->capture_default_str();
+      ->capture_default_str()
+      ->group(kTuningGroup);
   setup
-      ->add_option("--pce-cache-dir", porep_flags->pce_cache_dir,
-                   "Constraint cache directory (default: $CUZK_PCE_CACHE, else <params dir>/pce)")
-      ->needs(size_opt);
+      ->add_option("--seed", porep_flags->seed,
+                   "Derive the toxic waste from this number: the same files on the CPU and the GPU; anyone "
+                   "who knows the seed can forge proofs")
+      ->check(u64_validator())
+      ->needs(size_opt)
+      ->group(kTestOnlyGroup);
   setup->callback([setup_circuit, setup_out, porep_flags] {
     if (porep_flags->sector_size.empty() && setup_circuit->empty())
       throw CLI::ValidationError("params setup", "give --sector-size SIZE or --circuit demo -o DIR");

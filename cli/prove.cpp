@@ -24,6 +24,7 @@
 #include "cli/errors.hpp"
 #include "cli/exit_codes.hpp"
 #include "cli/format.hpp"
+#include "cli/help_format.hpp"
 #include "cli/signals.hpp"
 #include "io/atomic_file.hpp"
 #include "io/json_reader.hpp"
@@ -559,64 +560,75 @@ void run_prove(const ProveFlags& f) {
     ProveRun(f).run();
 }
 
+// The footer of `cuzk prove --help`.
+constexpr const char* kProveExamples = R"(Examples:
+  $ cuzk prove c1.json -o proofs/ --gpu
+  $ cuzk prove c1/*.json -o proofs/ --gpu --json --keep-going --metrics-file cuzk.prom
+  $ cuzk prove c1/*.json -o proofs/ --gpu --gpu-memory 22GiB --dry-run
+  $ cuzk prove c1.json --test-randomness 1 --report report.json    # reproducible: tests only)";
+
 }  // namespace
 
 void register_prove_commands(CLI::App& app) {
   auto pf = std::make_shared<ProveFlags>();
   CLI::App* prove = app.add_subcommand("prove", "Prove C1 output files: write <sector>.proof per sector");
   CLI::Option* no_pce = add_job_flags(prove, pf->job);
+  // Short help texts (cli/help_format.hpp); docs/commands.md says what each flag does in full.
   prove->add_option("-o,--output-dir", pf->output_dir, "where <sector>.proof files are written")
       ->check(CLI::Validator(
           [](std::string& dir) {
             return dir.empty() ? std::string("the output directory is an empty path") : "";
           },
           "DIR"))
-      ->capture_default_str();
-  prove->add_option("--report", pf->report, "write the timing report here (.json, or .yaml/.yml)");
-  prove->add_flag("--no-verify", pf->no_verify, "skip verifying each proof before writing it");
-  prove->add_flag("--check", pf->check, "check every constraint first and name the first unsatisfied one");
-  prove->add_flag("--dump-public-inputs", pf->dump_inputs,
-                  "also write <sector>.inputs.json (verifier-side public "
-                  "inputs, for independent verifiers)");
+      ->capture_default_str()
+      ->group(kInputsOutputsGroup);
+  prove->add_option("--report", pf->report, "write the timing report here (.json, or .yaml/.yml)")
+      ->group(kInputsOutputsGroup);
+  prove
+      ->add_flag("--dump-public-inputs", pf->dump_inputs,
+                 "also write <sector>.inputs.json (public inputs, for other verifiers)")
+      ->group(kInputsOutputsGroup);
   prove
       ->add_option("--pce-cache-dir", pf->pce_cache_dir,
-                   "constraint cache directory (default: $CUZK_PCE_CACHE, else "
-                   "<params dir>/pce)")
-      ->excludes(no_pce);
+                   "constraint cache directory (default: $CUZK_PCE_CACHE, else <params dir>/pce)")
+      ->excludes(no_pce)
+      ->group(kInputsOutputsGroup);
+  prove->add_flag("--json", pf->json, "one JSON record per input on stdout (docs/json-results.md)")
+      ->group(kScriptingGroup);
   prove
-      ->add_flag("--pce-readonly", pf->pce_readonly,
-                 "never build or rebuild a constraint cache (exit 9 instead)")
-      ->excludes(no_pce);
-  prove->add_flag("--keep-going", pf->keep_going,
-                  "prove every sector that can be proven; report the failed "
-                  "ones and exit with the first "
-                  "failure's code");
-  prove->add_flag("--json", pf->json,
-                  "print one JSON object per input on stdout instead of "
-                  "`<sector> <hex>` (schema "
-                  "cuzk.prove.result/1, docs/json-results.md)");
-  prove->add_flag(
-      "--dry-run", pf->dry_run,
-      "check the inputs and print what the run would do: the sectors, their proof files, the memory "
-      "plans (with --gpu the device's, for --gpu-memory or the GPU's free memory; the host's) "
-      "against what there is; needs neither the parameters nor a GPU; exit 8 when a plan does not "
-      "fit");
-  CLI::Option* metrics_file = prove->add_option("--metrics-file", pf->metrics_file,
-                                                "write the run's metrics here in the Prometheus text "
-                                                "format (node_exporter textfile "
-                                                "collector), atomically, also when the run fails");
+      ->add_flag("--keep-going", pf->keep_going,
+                 "prove every sector that can be; exit with the first failure's code")
+      ->group(kScriptingGroup);
+  prove
+      ->add_flag("--dry-run", pf->dry_run,
+                 "check the inputs, print the sectors and the memory plans; prove nothing")
+      ->group(kScriptingGroup);
+  CLI::Option* metrics_file =
+      prove
+          ->add_option("--metrics-file", pf->metrics_file,
+                       "write the run's Prometheus metrics here (textfile collector), failed runs too")
+          ->group(kScriptingGroup);
   prove
       ->add_option("--metrics-label", pf->metrics_labels,
-                   "KEY=VALUE: a label on every metric (repeatable), e.g. slot=gpu0, so that the files of "
-                   "several cuzk processes in one collector folder do not collide")
+                   "a label on every metric, e.g. slot=gpu0 (repeatable)")
       ->allow_extra_args(false)  // one label per --metrics-label: the C1 files that follow are not labels
       ->check(metrics_label_validator())
-      ->needs(metrics_file);
+      ->needs(metrics_file)
+      ->group(kScriptingGroup);
   prove
       ->add_option("--progress-interval", pf->progress_interval_s,
-                   "when stderr is not a terminal: seconds between progress log lines")
+                   "seconds between progress log lines when stderr is not a terminal")
       ->capture_default_str()
-      ->check(CLI::PositiveNumber);
+      ->check(CLI::PositiveNumber)
+      ->group(kScriptingGroup);
+  prove->add_flag("--check", pf->check, "check every constraint first; name the first unsatisfied one")
+      ->group(kTuningGroup);
+  prove->add_flag("--no-verify", pf->no_verify, "skip verifying each proof before writing it")
+      ->group(kTuningGroup);
+  prove->add_flag("--pce-readonly", pf->pce_readonly, "never build or rebuild a constraint cache (exit 9)")
+      ->excludes(no_pce)
+      ->group(kTuningGroup);
+  prove->footer(kProveExamples);
   prove->callback([pf] { run_prove(*pf); });
 }
 

@@ -26,6 +26,10 @@ namespace cuzk::cli {
 
 namespace {
 
+// Option groups of `cuzk verify --help`: the two ways to give the public inputs.
+constexpr const char* kFromC1Group = "Public inputs from a C1 file";
+constexpr const char* kFromValuesGroup = "Public inputs from values";
+
 struct VerifyFlags {
   std::string proof_file;
   std::string c1_file;
@@ -99,26 +103,33 @@ int run_verify(const VerifyFlags& f) {
 
 void register_verify_command(CLI::App& app) {
   auto vf = std::make_shared<VerifyFlags>();
-  CLI::App* verify = app.add_subcommand("verify",
-                                        "Verify a proof file against the verifying key and public "
-                                        "inputs rebuilt from C1 or from values");
+  CLI::App* verify = app.add_subcommand(
+      "verify",
+      "Verify a proof file against the verifying key and public inputs rebuilt from C1 or from values");
   // No CLI::ExistingFile: a missing proof or C1 file is an input error (exit 3), as the README says.
   verify->add_option("proof", vf->proof_file, "proof file (192 bytes per partition)")->required();
-  verify->add_option("--c1", vf->c1_file,
-                     "take comm_r, comm_d, replica_id, seed and the proof type "
-                     "from this C1 file");
   verify->add_option("--params-dir", vf->params_dir, "directory of the .vk file");
-  verify->add_option("--proof-type", vf->proof_type, "registered seal proof, e.g. StackedDrg32GiBV1_1");
-  verify->add_option("--comm-r", vf->comm_r, "comm_r, 32 bytes hex");
-  verify->add_option("--comm-d", vf->comm_d, "comm_d, 32 bytes hex");
-  verify->add_option("--ticket", vf->ticket, "ticket, 32 bytes hex");
-  verify->add_option("--seed", vf->seed, "interactive seed, 32 bytes hex");
-  verify->add_option("--replica-id", vf->replica_id,
-                     "replica_id, 32 bytes hex (instead of ticket/miner/sector)");
-  verify->add_option("--sector-id", vf->sector_id, "sector number")->check(u64_validator());
+  verify
+      ->add_option("--c1", vf->c1_file,
+                   "take comm_r, comm_d, replica_id, seed and the proof type from this file")
+      ->group(kFromC1Group);
+  verify->add_option("--proof-type", vf->proof_type, "registered seal proof, e.g. StackedDrg32GiBV1_1")
+      ->group(kFromValuesGroup);
+  verify->add_option("--comm-r", vf->comm_r, "comm_r, 32 bytes hex")->group(kFromValuesGroup);
+  verify->add_option("--comm-d", vf->comm_d, "comm_d, 32 bytes hex")->group(kFromValuesGroup);
+  verify->add_option("--seed", vf->seed, "interactive seed, 32 bytes hex")->group(kFromValuesGroup);
+  verify->add_option("--ticket", vf->ticket, "ticket, 32 bytes hex")->group(kFromValuesGroup);
+  verify->add_option("--sector-id", vf->sector_id, "sector number")
+      ->check(u64_validator())
+      ->group(kFromValuesGroup);
   verify->add_option("--miner-id", vf->miner_id, "miner actor id")
       ->check(u64_validator())
-      ->capture_default_str();
+      ->capture_default_str()
+      ->group(kFromValuesGroup);
+  verify
+      ->add_option("--replica-id", vf->replica_id,
+                   "replica_id, 32 bytes hex (instead of ticket/miner/sector)")
+      ->group(kFromValuesGroup);
   verify->callback([vf] {
     int code = run_verify(*vf);
     if (code != kOk) throw CLI::RuntimeError(code);

@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Generates the cuzk man page from its --help texts with help2man: the top-level page (NAME, SYNOPSIS,
 # DESCRIPTION, OPTIONS from `cuzk --help`, VERSION from `cuzk --version`), plus a SUBCOMMANDS section with
-# every subcommand's own --help (two levels: `cuzk params`, `cuzk params check`, ...), the exit codes and
-# the environment, so that the page never drifts from the flags.
+# every subcommand's own --help (two levels: `cuzk params`, `cuzk params check`, ...; scripts/cli-commands.sh
+# lists them), the exit codes and the environment, so that the page never drifts from the flags.
 # Usage: scripts/make-man.sh path/to/cuzk out/cuzk.1.gz
 set -euo pipefail
 bin="$1"
@@ -17,11 +17,6 @@ ln -s "$(readlink -f "$bin")" "$work/bin/cuzk"
 export PATH="$work/bin:$PATH"
 bin=cuzk
 
-# Names listed under a help text's "Subcommands:" heading (CLI11: two-space indent, name, description).
-subcommands() {
-  "$@" --help | awk 'tolower($0) ~ /^subcommands:/ {on = 1; next} on && /^[^ ]/ {on = 0} on && /^  [a-z]/ {print $1}'
-}
-
 # roff-safe preformatted text: backslashes doubled, lines starting with . or ' protected.
 roff_block() {
   printf '.nf\n'
@@ -31,13 +26,9 @@ roff_block() {
 
 {
   echo '[SUBCOMMANDS]'
-  for sub in $(subcommands "$bin"); do
-    printf '.SS "cuzk %s"\n' "$sub"
-    "$bin" "$sub" --help | roff_block
-    for leaf in $(subcommands "$bin" "$sub"); do
-      printf '.SS "cuzk %s %s"\n' "$sub" "$leaf"
-      "$bin" "$sub" "$leaf" --help | roff_block
-    done
+  "$here/cli-commands.sh" "$bin" | while read -r -a command; do
+    printf '.SS "cuzk %s"\n' "${command[*]}"
+    "$bin" "${command[@]}" --help | roff_block
   done
   echo '[EXIT STATUS]'
   # The code table of docs/exit-codes.md (code | name | kind | meaning), checked against cli/exit_codes.hpp by
