@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Generates the cuzk man page from its --help texts with help2man: the top-level page (NAME, SYNOPSIS,
-# DESCRIPTION, OPTIONS from `cuzk --help`, VERSION from `cuzk --version`), plus a SUBCOMMANDS section with
-# every subcommand's own --help (two levels: `cuzk params`, `cuzk params check`, ...; scripts/cli-commands.sh
-# lists them), the exit codes and the environment, so that the page never drifts from the flags.
+# DESCRIPTION, OPTIONS and EXAMPLES from `cuzk --help`, whose "Examples:" footer help2man turns into that
+# section; VERSION from `cuzk --version`), plus a SUBCOMMANDS section with every subcommand's own --help
+# (two levels: `cuzk params`, `cuzk params check`, ...; scripts/cli-commands.sh lists them), the exit codes
+# and the environment, so that the page never drifts from the flags.
 # Usage: scripts/make-man.sh path/to/cuzk out/cuzk.1.gz
 set -euo pipefail
 bin="$1"
@@ -11,7 +12,7 @@ here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 mkdir -p "$(dirname "$out")"
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
-# Run it as plain `cuzk` (CLI11 prints argv[0] in its usage lines), not as the build tree's path.
+# Run it as plain `cuzk`, the name help2man gives the page, not as the build tree's path.
 mkdir "$work/bin"
 ln -s "$(readlink -f "$bin")" "$work/bin/cuzk"
 export PATH="$work/bin:$PATH"
