@@ -8,7 +8,7 @@ PREFIX ?= /usr/local
 PACKAGE_BUILD_DIR ?= build-package
 PACKAGE_ARCH_FLAGS ?= -march=x86-64-v3 -madx
 
-.PHONY: all deps configure build test sanitize demo bench format clean install package
+.PHONY: all deps configure build cuzk test sanitize demo bench format clean install package
 
 all: build
 
@@ -20,6 +20,10 @@ configure: deps
 
 build: configure
 	@cmake --build $(BUILD_DIR) -j $(JOBS)
+
+# The binary alone, without the test executables (`make test` builds those).
+cuzk: configure
+	@cmake --build $(BUILD_DIR) -j $(JOBS) --target cuzk
 
 # All CPU tests (GPU tests carry the label `gpu` and run in scripts/gpu-check.sh).
 test: build
@@ -41,7 +45,8 @@ package: deps
 	@cd $(PACKAGE_BUILD_DIR) && cpack -G DEB
 	@ls $(PACKAGE_BUILD_DIR)/cuzk_*.deb
 
-demo: build
+# Needs only the binary: building every test as well took most of a fresh 2-core machine's time.
+demo: cuzk
 	@./scripts/demo.sh $(BUILD_DIR)
 
 bench: build

@@ -11,7 +11,7 @@ case "$build" in /*) ;; *) build="$root/$build" ;; esac
 bin="$build/cuzk"
 out="$build/demo"
 params="$build/test-params"
-[ -x "$bin" ] || { echo "demo: $bin not found; run 'make build' first" >&2; exit 1; }
+[ -x "$bin" ] || { echo "demo: $bin not found; run 'make cuzk' first" >&2; exit 1; }
 if ! command -v node >/dev/null 2>&1 || [ ! -d "$root/scripts/noble/node_modules/@noble/curves" ]; then
   echo "demo: node or @noble/curves is missing; run scripts/install-deps.sh" >&2
   exit 1
