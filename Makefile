@@ -8,7 +8,7 @@ PREFIX ?= /usr/local
 PACKAGE_BUILD_DIR ?= build-package
 PACKAGE_ARCH_FLAGS ?= -march=x86-64-v3 -madx
 
-.PHONY: all deps configure build cuzk test sanitize demo bench format clean install package
+.PHONY: all deps configure build cuzk test sanitize demo cli-doc bench format clean install package
 
 all: build
 
@@ -48,6 +48,10 @@ package: deps
 # Needs only the binary: building every test as well took most of a fresh 2-core machine's time.
 demo: cuzk
 	@./scripts/demo.sh $(BUILD_DIR)
+
+# docs/cli.md from the binary's --help texts (tests/scripts/cli_doc.sh fails when they differ).
+cli-doc: cuzk
+	@./scripts/make-cli-doc.sh $(BUILD_DIR)/cuzk
 
 bench: build
 	@./$(BUILD_DIR)/cuzk_bench --benchmark_out=$(BUILD_DIR)/bench.json --benchmark_out_format=json
