@@ -11,8 +11,8 @@
 namespace cuzk::job {
 
 struct TimelineEvent {
-  std::string lane;   // "synthesis 0", "synthesis 1", ..., "prover", "writer", "parameters"
-  std::string step;   // synthesize, satisfied, prove.h, prove.msm_g1, prove.msm_g2, verify, write, params.load ...
+  std::string lane;    // "synthesis 0", "synthesis 1", ..., "prover", "writer", "parameters"
+  std::string step;    // synthesize, satisfied, prove.h, prove.msm_g1, ..., verify, write, params.load ...
   std::string sector;  // empty for run-wide steps
   int partition = -1;  // -1 for per-sector and run-wide steps
   double start_s = 0;  // seconds since the run started
@@ -48,8 +48,10 @@ double lane_utilization(const std::vector<TimelineEvent>& events, const std::str
 // cannot be read, is not a cuzk report, or has no timeline (a report of a version before timelines).
 std::vector<TimelineEvent> read_report_timeline(const std::string& path);
 
-// The timeline as an SVG waterfall: one row per lane (in order of first appearance), one box per step
-// coloured by step, a time axis in seconds, and a legend. Self-contained (no scripts, no external fonts).
+// The timeline as an SVG waterfall: the prover lane's utilization under the title, a labelled bar per sector
+// over its span ("sector NAME"), one row per lane (in order of first appearance), one box per step coloured
+// by step (its sector/partition written in it where it fits), a time axis in seconds, and a legend.
+// Self-contained (no scripts, no external fonts).
 std::string render_timeline_svg(const std::vector<TimelineEvent>& events, const std::string& title);
 
 }  // namespace cuzk::job
