@@ -33,8 +33,10 @@ test: build
 sanitize: deps
 	@./scripts/sanitize-and-fuzz.sh
 
-# The binary, LICENSE and the man page (generated from --help) under $(PREFIX).
-install: build
+# The binary, LICENSE and the man page (generated from --help) under $(PREFIX); builds those two first,
+# not the tests (cmake --install would not build them: cmake/Packaging.cmake).
+install: configure
+	@cmake --build $(BUILD_DIR) -j $(JOBS) --target cuzk cuzk_man
 	@cmake --install $(BUILD_DIR) --prefix $(PREFIX)
 
 # A .deb (CPack) in $(PACKAGE_BUILD_DIR); its dependencies are computed from the binary by dpkg-shlibdeps.
