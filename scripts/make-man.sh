@@ -40,7 +40,8 @@ roff_block() {
   awk '/^## Environment variables/ {on = 1; next} on && /^## / {on = 0} on && /^\| `/' "$here/../README.md" |
     sed -e 's/^| *`\([A-Z_]*\)` *| *\(.*\) |$/.TP\n\1\n\2/' -e 's/`//g'
   echo '[SEE ALSO]'
-  echo 'The README.md and docs/ of the cuzk sources: docs/integration.md (sealing scripts), docs/json-results.md'
+  echo 'The README.md and docs/ of the cuzk sources: docs/commands.md (what each command does, in full),'
+  echo 'docs/cli.md (this reference as Markdown), docs/integration.md (sealing scripts), docs/json-results.md'
   echo '(the --json records and the Prometheus metrics).'
 } >"$work/include.h2m"
 
