@@ -1,4 +1,4 @@
-// The gpu layer's one exception type and the checks that raise it.
+// The checks that raise the gpu layer's exception (gpu/errors.hpp) from CUDA's codes.
 //
 // Every CUDA runtime call goes through CUDA_OK(call); every kernel launch is followed by
 // CUDA_LAUNCH_OK() (cudaGetLastError), so a failure is reported where it happened, with the call text,
@@ -7,35 +7,29 @@
 
 #include <cuda_runtime_api.h>
 
-#include <stdexcept>
 #include <string>
+
+#include "gpu/errors.hpp"
 
 namespace cuzk::gpu {
 
-class GpuError : public std::runtime_error {
- public:
-  GpuError(const std::string& call, const char* file, int line, cudaError_t code)
-      : std::runtime_error(call + " failed at " + file + ":" + std::to_string(line) + ": " +
-                           cudaGetErrorName(code) + ": " + cudaGetErrorString(code)),
-        code_(code) {}
-  // For errors detected by this layer itself (bad sizes, missing device) rather than by CUDA.
-  explicit GpuError(const std::string& what) : std::runtime_error(what), code_(cudaSuccess) {}
-  // For a fault this layer found with CUDA's code for it (no device visible: cudaErrorNoDevice).
-  GpuError(const std::string& what, cudaError_t code) : std::runtime_error(what), code_(code) {}
-  cudaError_t code() const { return code_; }
-  // No GPU to use at all (none visible, no driver, or not permitted), as gpu::list_devices tells it: a
-  // permanent condition of the machine, unlike a fault on a GPU that is there.
-  bool no_usable_device() const {
-    return code_ == cudaErrorNoDevice || code_ == cudaErrorInsufficientDriver ||
-           code_ == cudaErrorNotPermitted;
-  }
+// The CUDA codes that mean no GPU can be used at all (none visible, no driver, or not permitted), as
+// gpu::list_devices tells them apart from a fault on a GPU that is there.
+inline bool is_no_device_code(cudaError_t code) {
+  return code == cudaErrorNoDevice || code == cudaErrorInsufficientDriver || code == cudaErrorNotPermitted;
+}
 
- private:
-  cudaError_t code_;
-};
+// A GpuError of CUDA's `code`, of kind kNoDevice when the code says there is no GPU to use.
+inline GpuError cuda_error(const std::string& what, cudaError_t code) {
+  return GpuError(what, is_no_device_code(code) ? GpuErrorKind::kNoDevice : GpuErrorKind::kFault,
+                  static_cast<int>(code));
+}
 
 inline void check_cuda(cudaError_t code, const char* call, const char* file, int line) {
-  if (code != cudaSuccess) throw GpuError(call, file, line, code);
+  if (code != cudaSuccess)
+    throw cuda_error(std::string(call) + " failed at " + file + ":" + std::to_string(line) + ": " +
+                         cudaGetErrorName(code) + ": " + cudaGetErrorString(code),
+                     code);
 }
 
 }  // namespace cuzk::gpu

@@ -37,8 +37,7 @@ int visible_device_count() {
 std::vector<DeviceInfo> list_devices(std::string* why_none) {
   int count = 0;
   cudaError_t status = cudaGetDeviceCount(&count);
-  if (status == cudaErrorNoDevice || status == cudaErrorInsufficientDriver ||
-      status == cudaErrorNotPermitted) {
+  if (is_no_device_code(status)) {
     if (why_none) *why_none = cudaGetErrorString(status);
     cudaGetLastError();
     return {};

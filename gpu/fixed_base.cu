@@ -172,8 +172,8 @@ std::unique_ptr<groth16::FixedBaseEncoder> make_gpu_fixed_base_encoder(std::size
   std::string why;
   const std::vector<DeviceInfo> devices = list_devices(&why);
   if (devices.empty())
-    throw GpuError("the GPU fixed-base encoder was asked for, but no GPU is visible: " + why,
-                   cudaErrorNoDevice);
+    throw cuda_error("the GPU fixed-base encoder was asked for, but no GPU is visible: " + why,
+                     cudaErrorNoDevice);
   int device = 0;
   CUDA_OK(cudaGetDevice(&device));
   const auto it =

@@ -161,9 +161,9 @@ std::vector<Raised> every_raised_error() {
   pce_kind("kWitness", PceErrorKind::kWitness);
 #ifdef CUZK_HAVE_CUDA
   all.push_back({"gpu::GpuError", "a CUDA error",
-                 [] { throw gpu::GpuError("cudaMalloc", "f.cu", 1, cudaErrorMemoryAllocation); }});
+                 [] { gpu::check_cuda(cudaErrorMemoryAllocation, "cudaMalloc", "f.cu", 1); }});
   all.push_back({"gpu::GpuError", "no usable device",
-                 [] { throw gpu::GpuError("no GPU visible", cudaErrorNoDevice); }});
+                 [] { throw gpu::cuda_error("no GPU visible", cudaErrorNoDevice); }});
 #endif
   return all;
 }

@@ -179,7 +179,7 @@ TEST(GpuInfra, ErrorsCarryCallFileAndMessage) {
     std::string what = e.what();
     EXPECT_NE(what.find("cudaSetDevice"), std::string::npos) << what;
     EXPECT_NE(what.find("test_field.cu"), std::string::npos) << what;
-    EXPECT_NE(e.code(), cudaSuccess);
+    EXPECT_NE(e.code(), static_cast<int>(cudaSuccess));
   }
   CUDA_OK(cudaSetDevice(0));
 }
