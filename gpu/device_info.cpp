@@ -25,6 +25,10 @@ std::string uuid_text(const cudaUUID_t& uuid) {
 
 }  // namespace
 
+bool built_with_cuda() {
+  return true;
+}
+
 int visible_device_count() {
   int count = 0;
   if (cudaGetDeviceCount(&count) != cudaSuccess) {

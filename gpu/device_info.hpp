@@ -19,8 +19,12 @@ struct DeviceInfo {
   std::string uuid;  // "GPU-" and 32 hex digits in 8-4-4-4-12 groups, as nvidia-smi -L prints it
 };
 
+// Whether this build has the CUDA backend: false for the build without nvcc, whose gpu/ is gpu/no_cuda.cpp
+// (it sees no GPU, and every request of one throws GpuError of kind kNoDevice).
+bool built_with_cuda();
+
 // Every visible GPU. Returns an empty list when there is no driver or no device (the reason is put in
-// `why_none` when given); throws GpuError on any other CUDA failure.
+// `why_none` when given; without CUDA: that the build has none); throws GpuError on any other CUDA failure.
 std::vector<DeviceInfo> list_devices(std::string* why_none = nullptr);
 
 // Number of visible GPUs, 0 (never throws) when CUDA cannot be used.
