@@ -10,6 +10,7 @@
 #include <vector>
 
 namespace cuzk::job {
+struct EngineConfig;
 struct ProveOptions;
 }
 
@@ -65,10 +66,13 @@ struct JobFlags {
 };
 // Registers them on `cmd`; returns the --no-pce option (other flags may exclude it).
 CLI::Option* add_job_flags(CLI::App* cmd, JobFlags& f);
-// Into `options`, with the proving engine: --gpu throws when no GPU can be used (never a CPU fall-back).
-// dry_run (`cuzk prove --dry-run`): no engine is made and no GPU is needed, only a device budget for --gpu's
-// plan (--gpu-memory, or a visible GPU's free memory; neither: a usage error).
-void apply_job_flags(const JobFlags& f, job::ProveOptions& options, bool dry_run = false);
+// Into `options`, with the engine's config (data: the job makes the engine, and refuses --gpu where no GPU
+// can be used, never falling back to the CPU). GPU flags without --gpu are usage errors.
+void apply_job_flags(const JobFlags& f, job::ProveOptions& options);
+// The GPU engine's config from its flags' values (--gpu-memory LIMIT or empty, --gpu-gather host|device,
+// --gpu-constraints auto|host|device): each flag is parsed here alone, for every command that takes it.
+job::EngineConfig gpu_engine_config(const std::string& memory, const std::string& gather,
+                                    const std::string& constraints);
 
 // cli/bench.cpp: `cuzk bench` (repeated proving, statistics per phase) and `cuzk compare`.
 void register_bench_commands(CLI::App& app);

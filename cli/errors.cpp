@@ -54,8 +54,9 @@ Classified log_exception() {
       case job::JobError::Kind::kMissingParameters:
         return kParameterError;
       case job::JobError::Kind::kOutputExists:
+      case job::JobError::Kind::kNoDeviceBudget:  // give --gpu-memory
         return kUsageError;
-      case job::JobError::Kind::kNoGpu:  // no GPU at all, or no CUDA in this build: retrying does not help
+      case job::JobError::Kind::kNoGpu:  // none visible, or no CUDA in this build: retrying does not help
         return {kGpuError, kNoDeviceKind};
       case job::JobError::Kind::kInsufficientMemory:  // the machine's resources, like a missing GPU
         return kGpuError;

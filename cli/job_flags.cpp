@@ -1,6 +1,7 @@
-// The flags of a proving job, shared by `cuzk prove` and `cuzk bench`, and the choice of the proving
-// engine. Asking for the GPU never falls back to the CPU: a binary without CUDA, or a machine without a
-// visible GPU, ends the run with exit kGpuError (kind "no-device") before any work.
+// The flags of a proving job, shared by `cuzk prove` and `cuzk bench`, and the one mapping of the engine
+// flags to a job::EngineConfig (also for `cuzk params load`). Asking for the GPU never falls back to the
+// CPU: the job refuses a GPU config where no GPU can be used, a binary without CUDA included, with exit
+// kGpuError (kind "no-device") before any work.
 #include <spdlog/spdlog.h>
 
 #include <algorithm>
@@ -16,101 +17,32 @@
 #include "io/byte_size.hpp"
 #include "io/json_reader.hpp"
 #include "io/param_names.hpp"
+#include "job/engine.hpp"
 #include "job/prove.hpp"
 #include "prover/groth16/randomness.hpp"
-
-#ifdef CUZK_HAVE_CUDA
-#include <vector>
-
-#include "gpu/cuda_check.hpp"
-#include "gpu/device_info.hpp"
-#include "gpu/groth16_engine.hpp"
-#endif
 
 namespace cuzk::cli {
 
 namespace {
 
 // --gpu-memory in bytes (0 when not given).
-std::size_t gpu_memory_limit(const JobFlags& f) {
-  if (f.gpu_memory.empty()) return 0;
-  const std::optional<std::uint64_t> limit = io::parse_byte_size(f.gpu_memory);
+std::size_t gpu_memory_limit(const std::string& gpu_memory) {
+  if (gpu_memory.empty()) return 0;
+  const std::optional<std::uint64_t> limit = io::parse_byte_size(gpu_memory);
   if (!limit || *limit == 0)
     throw CLI::ValidationError("--gpu-memory", "expected a size such as 22GiB, 40G or 24000000000, got '" +
-                                                   f.gpu_memory.substr(0, 64) + "'");
+                                                   gpu_memory.substr(0, 64) + "'");
   return *limit;
 }
 
-// The device budget the job plans against before any work (job/run_memory.hpp): the engine's own rule, the
-// free memory of the device or --gpu-memory when that is lower. Returns false, with the reason in `why`,
-// when no GPU is visible (the budget is then --gpu-memory alone, or 0).
-bool apply_device_budget(job::ProveOptions& options, std::string& why) {
-  why = "this cuzk was built without CUDA";
-#ifdef CUZK_HAVE_CUDA
-  const std::vector<gpu::DeviceInfo> devices = gpu::list_devices(&why);
-  if (devices.empty()) return false;
-  const gpu::DeviceInfo& d = devices.front();
-  if (options.device_memory_budget == 0 || d.free_memory < options.device_memory_budget) {
-    options.device_memory_budget = d.free_memory;
-    options.device_budget_from = "the free memory of GPU " + std::to_string(d.index) + " (" + d.name + ")";
-  }
-  return true;
-#else
-  (void)options;
-  return false;
-#endif
-}
-
-// A dry run needs no GPU: --gpu-memory alone will do where none is visible; with neither, a usage error.
-void dry_run_device_budget(job::ProveOptions& options) {
-  std::string why;
-  apply_device_budget(options, why);
-  if (options.device_memory_budget == 0)
-    throw CLI::ValidationError("--gpu-memory",
-                               "--dry-run --gpu plans for a device budget, and no GPU is visible (" + why +
-                                   "): give one, e.g. --gpu-memory 80GiB");
-}
-
-void select_engine(job::ProveOptions& options, const JobFlags& f, bool dry_run) {
+job::EngineConfig engine_config(const JobFlags& f) {
   if (!f.gpu) {
     if (!f.gpu_memory.empty()) throw CLI::ValidationError("--gpu-memory", "only with --gpu");
     if (f.gpu_gather != "host") throw CLI::ValidationError("--gpu-gather", "only with --gpu");
     if (f.gpu_constraints == "device") throw CLI::ValidationError("--gpu-constraints", "only with --gpu");
-    return;
+    return {};
   }
-  options.gpu_engine = true;
-  // Set before the device is looked for: a run refused for want of a GPU is still the GPU engine's run in its
-  // metrics and report.
-  options.engine_name = "gpu";
-  // auto: on the device, measured 2.4x the throughput of host at 32GiB with a third of the host memory
-  // (bench/RESULTS.md, issue 17).
-  options.constraints_on_engine = f.gpu_constraints != "host";
-  options.device_memory_budget = gpu_memory_limit(f);
-  if (dry_run) {
-    dry_run_device_budget(options);
-    return;
-  }
-#ifdef CUZK_HAVE_CUDA
-  gpu::GpuEngineOptions engine;
-  engine.device_gather = f.gpu_gather == "device";
-  engine.device_constraints = options.constraints_on_engine;
-  engine.memory_limit = options.device_memory_budget;
-  std::string why;
-  if (!apply_device_budget(options, why))
-    throw job::JobError(job::JobError::Kind::kNoGpu, "--gpu: no usable GPU: none is visible (" + why + ")");
-  options.engine_factory = [engine](const job::EngineRequest& request) {
-    gpu::GpuEngineOptions with_shape = engine;
-    // The job's figures of the circuit (its memory plan's): the engine's plan then counts the constraint
-    // matrices and the witness too. Empty (no constraints) only for a size the job did not plan.
-    if (request.shape.constraints) with_shape.shape = request.shape;
-    return gpu::make_gpu_engine(request.params_path, request.header, with_shape);
-  };
-  options.device_memory_used = [] { return static_cast<std::uint64_t>(gpu::device_memory_in_use()); };
-#else
-  throw job::JobError(
-      job::JobError::Kind::kNoGpu,
-      "--gpu: no usable GPU: this cuzk was built without CUDA (rebuild where nvcc is installed)");
-#endif
+  return gpu_engine_config(f.gpu_memory, f.gpu_gather, f.gpu_constraints);
 }
 
 }  // namespace
@@ -195,14 +127,29 @@ CLI::Option* add_job_flags(CLI::App* cmd, JobFlags& f) {
   return no_pce;
 }
 
-void apply_job_flags(const JobFlags& f, job::ProveOptions& options, bool dry_run) {
+job::EngineConfig gpu_engine_config(const std::string& memory, const std::string& gather,
+                                    const std::string& constraints) {
+  job::EngineConfig config;
+  config.kind = job::EngineConfig::Kind::kGpu;
+  config.memory_limit = gpu_memory_limit(memory);
+  config.gather = gather == "device" ? job::EngineConfig::Place::kDevice : job::EngineConfig::Place::kHost;
+  // auto: on the device, measured 2.4x the throughput of host at 32GiB with a third of the host memory
+  // (bench/RESULTS.md).
+  config.constraints =
+      constraints == "host" ? job::EngineConfig::Place::kHost : job::EngineConfig::Place::kDevice;
+  return config;
+}
+
+void apply_job_flags(const JobFlags& f, job::ProveOptions& options) {
   options.params_dir = f.params_dir.empty() ? io::parameter_cache_dir().string() : f.params_dir;
   options.use_pce = !f.no_pce;
   options.threads = f.threads;
   options.miner_id = f.miner_id;
   options.proof_naming = f.name_by == "stem" ? job::ProveOptions::ProofNaming::kFileStem
                                              : job::ProveOptions::ProofNaming::kSectorNumber;
-  select_engine(options, f, dry_run);
+  // The kind first: a run refused for a bad --gpu-memory is still the GPU engine's run in its metrics.
+  if (f.gpu) options.engine.kind = job::EngineConfig::Kind::kGpu;
+  options.engine = engine_config(f);
   if (f.test_randomness) {
     // Reproducible proofs for tests (the same r, s for every partition): NOT zero-knowledge.
     const std::uint64_t seed = *f.test_randomness;

@@ -9,16 +9,12 @@
 #include <string>
 
 #include "cli/commands.hpp"
-#include "io/byte_size.hpp"
+#include "gpu/device_info.hpp"
 #include "io/param_names.hpp"
+#include "job/engine.hpp"
 #include "job/prove.hpp"
 #include "prover/porep/registered_proof.hpp"
 #include "prover/timing.hpp"
-
-#ifdef CUZK_HAVE_CUDA
-#include "gpu/device_info.hpp"
-#include "gpu/groth16_engine.hpp"
-#endif
 
 namespace cuzk::cli {
 
@@ -31,27 +27,19 @@ struct LoadFlags {
 
 void run_load(const LoadFlags& f) {
   if (!f.gpu) throw CLI::ValidationError("--gpu", "`params load` measures the GPU load: pass --gpu");
-#ifdef CUZK_HAVE_CUDA
+  // The parameters alone: no circuit is known here, so the plan keeps a, b, c and the gather on the host.
+  const job::EngineConfig config = gpu_engine_config(f.gpu_memory, "host", "host");
+  job::require_devices(config);  // no usable GPU: exit 8 before the parameters are read
   const porep::SectorShape* shape = porep::parse_sector_size(f.sector_size);
   job::ParameterStore store(f.params_dir.empty() ? io::parameter_cache_dir().string() : f.params_dir);
   const std::string path = store.params_path(*shape);
   const groth16::ParameterHeader& header = store.header_for(*shape);
-  gpu::GpuEngineOptions options;
-  if (!f.gpu_memory.empty()) {
-    const auto limit = io::parse_byte_size(f.gpu_memory);
-    if (!limit || *limit == 0) throw CLI::ValidationError("--gpu-memory", "expected a size such as 22GiB");
-    options.memory_limit = *limit;
-  }
   PhaseTimer timer;
-  auto engine = gpu::make_gpu_engine(path, header, options);
+  auto engine = job::make_engine(config, {path, header});
   const double seconds = timer.elapsed().wall_s;
   fmt::print("{}: on the GPU in {:.2f} s ({:.1f} GiB in use on the device)\n", path, seconds,
              double(gpu::device_memory_in_use()) / double(1ull << 30));
   for (const auto& [name, s] : engine->setup_phases()) fmt::print("  {:<18} {:8.3f} s\n", name, s);
-#else
-  (void)f;
-  throw job::JobError(job::JobError::Kind::kNoGpu, "--gpu: no usable GPU: this cuzk was built without CUDA");
-#endif
 }
 
 }  // namespace

@@ -30,6 +30,7 @@
 #include "io/json_reader.hpp"
 #include "io/param_names.hpp"
 #include "job/bench_report.hpp"
+#include "job/engine.hpp"
 #include "job/metrics.hpp"
 #include "job/progress.hpp"
 #include "job/run_memory.hpp"
@@ -372,7 +373,7 @@ class ProveRun {
     }
     std::fflush(stdout);
     job::RunReport partial;
-    partial.engine = options.engine_name;
+    partial.engine = options.engine.name();
     partial.sectors = done_;
     partial.total = run_timer.elapsed();
     partial.peak_rss_bytes = peak_rss_bytes();
@@ -523,7 +524,7 @@ void run_dry(const ProveFlags& f) {
   options.verify = !f.no_verify;
   options.dump_public_inputs = f.dump_inputs;
   options.pce_cache_dir = f.pce_cache_dir;
-  apply_job_flags(f.job, options, /*dry_run=*/true);
+  apply_job_flags(f.job, options);
   const job::RunPlan plan = job::plan_c1_files(f.job.c1_files, options);
   if (f.json)
     print_dry_run_json(plan);

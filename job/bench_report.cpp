@@ -62,7 +62,7 @@ nlohmann::ordered_json bench_report_json(const BenchSummary& summary, const Benc
   if (context.options) {
     const ProveOptions& o = *context.options;
     j["options"] = {{"pce", o.use_pce},
-                    {"engine", o.engine_name},
+                    {"engine", o.engine.name()},
                     {"overlap", o.overlap},
                     {"threads", o.threads},
                     {"params_dir", o.params_dir}};

@@ -1,5 +1,5 @@
-// The parameter files of a run (ParameterStore), the default CPU engine made from them, and the verification
-// of a sector's partition proofs: what job/prove.hpp declares beside the job itself.
+// The parameter files of a run (ParameterStore) and the verification of a sector's partition proofs: what
+// job/prove.hpp declares beside the job itself.
 #include <filesystem>
 #include <memory>
 
@@ -8,7 +8,6 @@
 #include "prover/groth16/verifier.hpp"
 #include "prover/porep/challenges.hpp"
 #include "prover/porep/param_names.hpp"
-#include "prover/timing.hpp"
 
 namespace cuzk::job {
 
@@ -35,14 +34,6 @@ const groth16::ParameterHeader& ParameterStore::header_for(const porep::SectorSh
                        std::string(shape.label) + "`)");
   return *(headers_[shape.sector_size] =
                std::make_unique<groth16::ParameterHeader>(groth16::read_parameter_header(path)));
-}
-
-std::unique_ptr<groth16::ProverEngine> cpu_engine_factory(const EngineRequest& request) {
-  PhaseTimer timer;
-  auto params = std::make_shared<const groth16::Parameters>(
-      groth16::Parameters::read(request.params_path, algebra::PointCheck::kUnchecked, request.threads));
-  return groth16::make_cpu_engine(std::move(params), request.threads,
-                                  {{"params.load", timer.elapsed().wall_s}});
 }
 
 const groth16::VerifyingKey& ParameterStore::vk_for(const porep::SectorShape& shape) {

@@ -14,9 +14,11 @@
 #include <set>
 #include <thread>
 
+#include "gpu/device_info.hpp"
 #include "io/atomic_file.hpp"
 #include "io/mapped_file.hpp"
 #include "io/param_names.hpp"
+#include "job/engine.hpp"
 #include "job/memory_sampler.hpp"
 #include "job/prover_shape.hpp"
 #include "job/run_memory.hpp"
@@ -362,7 +364,7 @@ class FrontStage {
     const unsigned workers = std::max(1u, options_.synthesis_workers);
     const unsigned threads = options_.threads == 0 ? 0 : std::max(1u, options_.threads / workers);
     // With the constraints on the engine, a, b, c and the check a * b = c are left to the proving stage.
-    const bool witness_only = options_.constraints_on_engine && job.synthesizer->circuit() &&
+    const bool witness_only = options_.engine.constraints_on_engine() && job.synthesizer->circuit() &&
                               !engines_.declined_constraints(*proof.shape);
     groth16::ProverInput input = job.synthesizer->synthesize(
         c1, k, workers > 1 && threads == 0 ? per_worker_threads(workers) : threads, buffers_.take(),
@@ -714,16 +716,18 @@ std::vector<CheckedInput> check_inputs(const std::vector<std::string>& paths, co
 // The memory plan of a run over the checked inputs (job/run_memory.hpp): the shape of every sector size
 // in it (job/prover_shape.hpp; the engines are given them) and the plan of the size that needs the most
 // host memory, or of the first that does not fit (a run of several sizes proves them one after another).
-// `notes`: where the figures came from.
+// `devices`: the GPU config's (find_devices), whose budget the device plan is made against. `notes`: where
+// the figures came from.
 RunMemoryPlan plan_memory(const std::vector<CheckedInput>& inputs, const ProveOptions& options,
-                          ParameterStore& store, std::map<std::uint64_t, gpu::ProverShape>& shapes,
+                          const EngineDevices& devices, ParameterStore& store,
+                          std::map<std::uint64_t, gpu::ProverShape>& shapes,
                           std::vector<std::string>& notes) {
   RunMemoryRequest request;
-  request.gpu = options.gpu_engine;
+  request.gpu = options.engine.gpu();
   // Direct synthesis (no PCE) has no matrices to hand the engine: a, b, c are always made on the host.
-  request.device_constraints = options.constraints_on_engine && options.use_pce;
-  request.device_budget = options.device_memory_budget;
-  request.device_budget_from = options.device_budget_from;
+  request.device_constraints = options.engine.constraints_on_engine() && options.use_pce;
+  request.device_budget = devices.budget;
+  request.device_budget_from = devices.budget_from;
   request.synthesis_workers = options.synthesis_workers;
   request.available = host_memory_available();
   const std::filesystem::path pce_dir = pce::cache_dir(options.pce_cache_dir, options.params_dir);
@@ -751,11 +755,21 @@ void log_memory_plan(const RunMemoryPlan& plan) {
 
 }  // namespace
 
-RunReport prove_c1_files(const std::vector<std::string>& c1_paths, const ProveOptions& given) {
+RunReport prove_c1_files(const std::vector<std::string>& c1_paths, const ProveOptions& options) {
+  return prove_c1_files(c1_paths, options, make_engine);
+}
+
+RunReport prove_c1_files(const std::vector<std::string>& c1_paths, const ProveOptions& given,
+                         const EngineFactory& make) {
   PhaseTimer run_timer;
-  MemorySampler memory(std::chrono::milliseconds(100), given.device_memory_used);
+  // First of all: --gpu where no GPU can be used ends the run before anything is looked at or made.
+  const EngineDevices devices = require_devices(given.engine);
+  std::function<std::uint64_t()> device_used;
+  if (given.engine.gpu())
+    device_used = [] { return static_cast<std::uint64_t>(gpu::device_memory_in_use()); };
+  MemorySampler memory(std::chrono::milliseconds(100), device_used);
   RunReport run;
-  run.engine = given.engine_name;
+  run.engine = given.engine.name();
   run.overlap = given.overlap;
   ParameterStore store(given.params_dir);
   io::prepare_output_dir(given.output_dir);
@@ -779,7 +793,7 @@ RunReport prove_c1_files(const std::vector<std::string>& c1_paths, const ProveOp
   std::map<std::uint64_t, gpu::ProverShape> shapes;
   if (!checked.empty()) {
     std::vector<std::string> notes;
-    RunMemoryPlan plan = plan_memory(checked, given, store, shapes, notes);
+    RunMemoryPlan plan = plan_memory(checked, given, devices, store, shapes, notes);
     for (const std::string& note : notes) spdlog::debug("{}", note);
     log_memory_plan(plan);
     if (!plan.fits()) throw JobError(JobError::Kind::kInsufficientMemory, plan.shortfall());
@@ -787,8 +801,8 @@ RunReport prove_c1_files(const std::vector<std::string>& c1_paths, const ProveOp
     // A device plan that keeps the constraint matrices on the host: synthesis computes a, b, c from the
     // first partition on (else the first partitions would be evaluated by the proving stage, after the
     // engine declined the matrices).
-    if (plan.device && !plan.device->constraints_on_device && options.constraints_on_engine) {
-      options.constraints_on_engine = false;
+    if (plan.device && !plan.device->constraints_on_device && options.engine.constraints_on_engine()) {
+      options.engine.constraints = EngineConfig::Place::kHost;
       spdlog::info(
           "a, b and c are evaluated by synthesis on the host (the device plan has no room for the "
           "constraint matrices)");
@@ -801,7 +815,7 @@ RunReport prove_c1_files(const std::vector<std::string>& c1_paths, const ProveOp
   // stage's (engine setup) while both threads run, and merged at the end.
   PhaseMap<PhaseTime> front_shared;
   Timeline timeline;
-  EngineCache engines(options, store, timeline, std::move(shapes));
+  EngineCache engines(given.engine, make, options.threads, store, timeline, std::move(shapes));
   BufferPool buffers;
   FrontStage front(c1_paths, to_prove, options, store, engines, buffers, timeline, front_shared, failures);
   BackStage back(options, store, engines, buffers, timeline, run, failures);
@@ -822,6 +836,12 @@ RunReport prove_c1_files(const std::vector<std::string>& c1_paths, const ProveOp
 
 RunPlan plan_c1_files(const std::vector<std::string>& c1_paths, const ProveOptions& options) {
   RunPlan plan;
+  // A dry run needs no GPU, but the GPU engine's plan needs a budget: the memory limit where none is visible.
+  const EngineDevices devices = find_devices(options.engine);
+  if (options.engine.gpu() && devices.budget == 0)
+    throw JobError(JobError::Kind::kNoDeviceBudget,
+                   "--gpu-memory: --dry-run --gpu plans for a device budget, and no GPU is visible (" +
+                       devices.why_none + "): give one, e.g. --gpu-memory 80GiB");
   ParameterStore store(options.params_dir);
   io::prepare_output_dir(options.output_dir, /*create=*/false);
   ProveOptions strict = options;
@@ -840,7 +860,7 @@ RunPlan plan_c1_files(const std::vector<std::string>& c1_paths, const ProveOptio
   }
   if (!checked.empty()) {
     std::map<std::uint64_t, gpu::ProverShape> shapes;
-    plan.memory = plan_memory(checked, options, store, shapes, plan.notes);
+    plan.memory = plan_memory(checked, options, devices, store, shapes, plan.notes);
   }
   return plan;
 }

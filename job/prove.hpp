@@ -15,7 +15,7 @@
 #include <string>
 #include <vector>
 
-#include "gpu/memory_plan.hpp"
+#include "job/engine.hpp"
 #include "job/phase_order.hpp"
 #include "job/run_memory.hpp"
 #include "job/run_report.hpp"
@@ -39,6 +39,7 @@ class JobError : public std::runtime_error {
     kOutputExists,
     kNoGpu,
     kInsufficientMemory,  // the run's memory plan does not fit the host or the --gpu-memory budget
+    kNoDeviceBudget,      // a GPU dry run with neither a memory limit nor a visible GPU (a usage error)
     kInterrupted,         // ProveOptions::stop_requested was set (SIGINT, SIGTERM): stopped at a safe point
   };
   JobError(Kind kind, const std::string& what) : std::runtime_error(what), kind_(kind) {}
@@ -47,20 +48,6 @@ class JobError : public std::runtime_error {
  private:
   Kind kind_;
 };
-
-// What an engine factory is given: the parameter file, its header, ProveOptions::threads, and the sizes of
-// the circuit and its parameters (job/prover_shape.hpp), which the GPU engine plans its memory by.
-struct EngineRequest {
-  const std::string& params_path;
-  const groth16::ParameterHeader& header;
-  unsigned threads = 0;  // 0: all hardware threads
-  gpu::ProverShape shape{};
-};
-
-// The CPU engine over the request's .params file: its vectors decoded into host memory (without the
-// subgroup checks, as rust-fil-proofs reads them; every proof is verified before it is written). Its setup
-// phase is the decoding, reported as params.load.
-std::unique_ptr<groth16::ProverEngine> cpu_engine_factory(const EngineRequest& request);
 
 struct ProveOptions {
   std::string params_dir;         // where the v28-... .params/.vk files are
@@ -83,43 +70,31 @@ struct ProveOptions {
   std::string
       pce_cache_dir;  // the flag of pce::cache_dir's rule (empty: CUZK_PCE_CACHE, else <params_dir>/pce)
   bool pce_readonly = false;  // refuse to build or rebuild a cache
-  // The engine of the heavy proving steps, made once per parameter set from its .params file and header:
-  // by default the CPU engine over the file's decoded parameters (cpu_engine_factory); the CLI's --gpu
-  // passes the GPU engine's factory, which reads the bases straight to the device. The engine is made on a
-  // thread of its own as soon as the first sector of its size is opened, so that loading the parameters
-  // overlaps synthesis. A factory that throws stops the run (with keep_going: fails the sector).
-  using EngineFactory = std::function<std::unique_ptr<groth16::ProverEngine>(const EngineRequest& request)>;
-  EngineFactory engine_factory = cpu_engine_factory;
-  std::string engine_name = "cpu";  // recorded in the report; the setup left over from the engine's own
-                                    // setup phases is the phase <engine_name>.setup
-  // Synthesis makes only the witness and the engine evaluates a, b, c (and checks a * b = c) itself, when it
-  // holds the circuit's constraint matrices (groth16::ProverEngine::hold_constraints: the GPU engine asked
-  // for it, `--gpu-constraints device`); for direct synthesis (use_pce off) this does nothing. An engine
-  // that declines gets a, b, c computed on the host by the proving stage. Same proofs either way.
-  bool constraints_on_engine = false;
+  // The engine of the heavy proving steps (job/engine.hpp): the CPU engine by default, the GPU engine with
+  // the CLI's --gpu. make_engine makes it once per parameter set, on a thread of its own as soon as the
+  // first sector of its size is opened, so that loading the parameters overlaps synthesis; an engine that
+  // cannot be made stops the run (with keep_going: fails the sector). A GPU config's devices are looked up
+  // before any work: none visible stops the run (JobError kNoGpu), and the first one's free memory or
+  // engine.memory_limit, the lower, is the device budget of the memory plan. With engine.constraints on the
+  // device, synthesis makes only the witness and the engine evaluates a, b, c (and checks a * b = c)
+  // itself when it holds the circuit's constraint matrices (groth16::ProverEngine::hold_constraints); for
+  // direct synthesis (use_pce off) this does nothing. An engine that declines gets a, b, c computed on the
+  // host by the proving stage. Same proofs either way.
+  EngineConfig engine;
   // Tests inject r and s to reproduce proofs; production draws them from a CSPRNG per partition.
   std::optional<std::pair<algebra::Fr, algebra::Fr>> fixed_randomness;
   // Synthesize the next partition (of this sector or the next) on a second thread while one is proven.
   // Worth it when proving does not need the CPU cores (the GPU engine); costs the memory of a second
-  // synthesized partition (at 32GiB ~4.3 GB, the witness, with constraints_on_engine; else ~17 GB). Results,
-  // order of outputs and errors are the same.
+  // synthesized partition (at 32GiB ~4.3 GB, the witness, with the constraints on the engine; else ~17 GB).
+  // Results, order of outputs and errors are the same.
   bool overlap = false;
   // Partitions synthesized at once, each on a task of its own with threads / workers threads (0 threads:
   // the hardware's). 1: one at a time on the producing thread. Each costs the memory of a synthesized
   // partition (see overlap). Results, order of outputs and errors are the same for any count. 0: auto, from
-  // the run's host memory plan: as many as fit, up to 2 with the GPU engine, 1 on the CPU.
+  // the run's host memory plan: as many as fit, up to 2 with the GPU engine, 1 on the CPU. The memory plan
+  // (job/run_memory.hpp) is made before the first synthesis, logged and recorded in the report: a run that
+  // does not fit is refused then (JobError kInsufficientMemory).
   unsigned synthesis_workers = 0;
-  // The memory plan (job/run_memory.hpp), made before the first synthesis, logged, recorded in the report:
-  // a run that does not fit is refused then (JobError kInsufficientMemory). gpu_engine: the engine is the
-  // GPU's (its device plan, pinned host memory), else the CPU engine's (the decoded parameters on the host).
-  bool gpu_engine = false;
-  // Device bytes the GPU engine may use (--gpu-memory), which the device plan must fit (0: none given: the
-  // engine plans against the device's free memory when it loads, and no device plan is made up front), and
-  // where the figure came from, for messages.
-  std::size_t device_memory_budget = 0;
-  std::string device_budget_from = "--gpu-memory";
-  // Bytes in use on the device, sampled for the report's peak (the CLI passes the GPU's; empty: none).
-  std::function<std::uint64_t()> device_memory_used;
   // Progress messages; with `overlap` it is called from two threads (never at the same time by one).
   std::function<void(const std::string&)> progress;
   // Non-zero (a signal's number) when the run is asked to stop: it throws JobError kInterrupted at its next
@@ -165,12 +140,17 @@ class ParameterStore {
 // .vk of every sector size are checked (the .vk read, its input count compared with the .params'): a bad
 // input throws (or, with keep_going, becomes a failure) before the first partition is synthesized.
 RunReport prove_c1_files(const std::vector<std::string>& c1_paths, const ProveOptions& options);
+// The same with the engines made by `make` instead of make_engine (tests: an engine that counts its calls,
+// one that holds the constraints on the CPU).
+RunReport prove_c1_files(const std::vector<std::string>& c1_paths, const ProveOptions& options,
+                         const EngineFactory& make);
 
 // What a run would do, from the up-front checks alone (`cuzk prove --dry-run`): every C1 file parsed and
 // validated and every output path checked as prove_c1_files checks them (nothing created or written;
 // the first bad input throws), the parameter files checked when present (missing ones become notes: the
-// plan needs neither them nor a GPU), and the memory plan against ProveOptions::device_memory_budget and
-// the host's available memory.
+// plan needs neither them nor a GPU), and the memory plan against the device budget of the GPU config
+// (EngineDevices: its memory limit or a visible GPU's free memory; neither: JobError kNoDeviceBudget) and the
+// host's available memory.
 struct PlannedSector {
   std::string c1_path;
   std::string sector;  // the proof file's stem

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "gpu/memory_plan.hpp"
+#include "job/engine.hpp"
 #include "job/prove.hpp"
 #include "job/timeline.hpp"
 #include "pce/compact_r1cs.hpp"
@@ -27,12 +28,19 @@ class EngineCache {
   // Setup time left over below this is timer noise, not a phase (a millisecond).
   static constexpr double kSetupNoiseSeconds = 1e-3;
 
+  // `config` as the run was given it (the memory plan may keep the constraints on the host for synthesis;
+  // the engine is still made as asked), made by `make` (make_engine but in tests) with `threads`.
   // `shapes`: the circuit and parameter sizes of each sector size of the run (EngineRequest::shape).
-  EngineCache(const ProveOptions& options, ParameterStore& store, Timeline& timeline,
-              std::map<std::uint64_t, gpu::ProverShape> shapes = {})
-      : options_(options), store_(store), timeline_(timeline), shapes_(std::move(shapes)) {}
+  EngineCache(EngineConfig config, EngineFactory make, unsigned threads, ParameterStore& store,
+              Timeline& timeline, std::map<std::uint64_t, gpu::ProverShape> shapes = {})
+      : config_(std::move(config)),
+        make_(std::move(make)),
+        threads_(threads),
+        store_(store),
+        timeline_(timeline),
+        shapes_(std::move(shapes)) {}
   ~EngineCache() {
-    // A run that stops early still waits for a load in flight (it uses the store and the options).
+    // A run that stops early still waits for a load in flight (it uses the store and this cache).
     for (auto& [size, slot] : slots_)
       if (slot.future.valid()) slot.future.wait();
   }
@@ -49,9 +57,7 @@ class EngineCache {
         std::async(std::launch::async, [this, path, &header, prover_shape, label = std::string(shape.label)] {
           PhaseTimer timer;
           const double start = timeline_.now();
-          if (!options_.engine_factory) throw std::logic_error("ProveOptions::engine_factory is empty");
-          std::unique_ptr<groth16::ProverEngine> engine =
-              options_.engine_factory({path, header, options_.threads, prover_shape});
+          auto engine = make_(config_, {path, header, threads_, prover_shape});
           timeline_.add({"parameters", "params.load " + label, "", -1, start, timeline_.now()});
           return Made{std::move(engine), timer.elapsed()};
         });
@@ -75,7 +81,7 @@ class EngineCache {
       }
       // What the engine's own phases do not cover (the GPU engine's memory plan and tables; for the CPU
       // engine, whose params.load is all of it, nothing worth a phase).
-      if (rest.wall_s >= kSetupNoiseSeconds) shared_phases[options_.engine_name + ".setup"] += rest;
+      if (rest.wall_s >= kSetupNoiseSeconds) shared_phases[std::string(config_.name()) + ".setup"] += rest;
     }
     return *slot.engine;
   }
@@ -91,7 +97,7 @@ class EngineCache {
       PhaseTimer timer;
       const double start = timeline_.now();
       slot.holds_constraints = slot.engine->hold_constraints(circuit.view());
-      shared_phases[options_.engine_name + ".constraints"] += timer.elapsed();
+      shared_phases[std::string(config_.name()) + ".constraints"] += timer.elapsed();
       timeline_.add(
           {"parameters", "constraints " + std::string(shape.label), "", -1, start, timeline_.now()});
     }
@@ -124,7 +130,9 @@ class EngineCache {
     std::unique_ptr<groth16::ProverEngine> engine;
     std::optional<bool> holds_constraints;  // asked once
   };
-  const ProveOptions& options_;
+  const EngineConfig config_;
+  const EngineFactory make_;
+  const unsigned threads_;
   ParameterStore& store_;
   Timeline& timeline_;
   const std::map<std::uint64_t, gpu::ProverShape> shapes_;

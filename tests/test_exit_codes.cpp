@@ -143,6 +143,7 @@ std::vector<Raised> every_raised_error() {
   job_kind("kUnsatisfiedCircuit", JobError::Kind::kUnsatisfiedCircuit);
   job_kind("kMissingParameters", JobError::Kind::kMissingParameters);
   job_kind("kOutputExists", JobError::Kind::kOutputExists);
+  job_kind("kNoDeviceBudget", JobError::Kind::kNoDeviceBudget);
   job_kind("kNoGpu", JobError::Kind::kNoGpu);
   job_kind("kInsufficientMemory", JobError::Kind::kInsufficientMemory);
   job_kind("kInterrupted", JobError::Kind::kInterrupted);

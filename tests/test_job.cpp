@@ -161,8 +161,9 @@ TEST_P(Job, AnUnreadableInputStopsTheRunBeforeAnySectorIsProven) {
   EXPECT_EQ(files_in(tmp.path()), std::vector<std::string>{});
 }
 
-// The engine always comes from ProveOptions::engine_factory: the CPU one by default (its decoding is the
-// params.load phase), or the caller's, called once per parameter set with the run's thread count.
+// The engine always comes from ProveOptions::engine, made by make_engine: the CPU one by default (its
+// decoding is the params.load phase); a test's factory is called once per parameter set with the config and
+// the run's thread count.
 TEST(JobEngine, TheDefaultFactoryIsTheCpuEngineAndItsLoadIsAPhase) {
   io::TempDir tmp("cuzk-test-job-");
   const RunReport report = prove_c1_files({path_of("2KiB-V1_1.json")}, options(tmp.path(), false));
@@ -180,18 +181,18 @@ TEST(JobEngine, AGivenFactoryMakesOneEnginePerParameterSetWithTheRunsThreads) {
   o.threads = 1;
   std::atomic<int> made{0};
   std::atomic<unsigned> threads_given{99};
-  o.engine_factory = [&](const EngineRequest& request) {
+  const EngineFactory counting = [&](const EngineConfig& config, const EngineRequest& request) {
     ++made;
     threads_given = request.threads;
     EXPECT_EQ(request.header.h, groth16::read_parameter_header(request.params_path).h);
-    return cpu_engine_factory(request);
+    return make_engine(config, request);
   };
-  o.engine_name = "counting";
-  const RunReport report = prove_c1_files({path_of("2KiB-V1-envelope.json"), path_of("2KiB-V1_1.json")}, o);
+  const RunReport report =
+      prove_c1_files({path_of("2KiB-V1-envelope.json"), path_of("2KiB-V1_1.json")}, o, counting);
   ASSERT_EQ(report.sectors.size(), 2u);
   EXPECT_EQ(made.load(), 1) << "two sectors of one size share one engine";
   EXPECT_EQ(threads_given.load(), 1u);
-  EXPECT_EQ(report.engine, "counting");
+  EXPECT_EQ(report.engine, "cpu");
   EXPECT_EQ(report.sectors[1].proof_hex, kGoldenV1_1);
 }
 
@@ -272,11 +273,11 @@ class HoldingEngine final : public groth16::ProverEngine {
 
 // The run over bad-label.json alone (a witness that does not satisfy the circuit) ends with the circuit
 // error naming its partition, and writes nothing.
-void expect_refused_as_unsatisfied(ProveOptions o) {
+void expect_refused_as_unsatisfied(ProveOptions o, const EngineFactory& make = make_engine) {
   io::TempDir out("cuzk-test-job-");
   o.output_dir = out.path().string();
   try {
-    prove_c1_files({path_of("bad-label.json")}, o);
+    prove_c1_files({path_of("bad-label.json")}, o, make);
     FAIL() << "the run did not fail";
   } catch (const JobError& e) {
     EXPECT_EQ(e.kind(), JobError::Kind::kUnsatisfiedCircuit);
@@ -288,15 +289,15 @@ void expect_refused_as_unsatisfied(ProveOptions o) {
 TEST(JobConstraintsOnTheEngine, AHoldingEngineGetsTheWitnessOnlyAndGivesTheSameProof) {
   io::TempDir tmp("cuzk-test-job-");
   ProveOptions o = options(tmp.path(), true);
-  o.constraints_on_engine = true;
+  o.engine.constraints = EngineConfig::Place::kDevice;
   const porep::StackedCircuitShape shape =
       porep::StackedCircuitShape::from_sector(*porep::parse_sector_size("2KiB"));
   std::atomic<int> witness_proofs{0};
-  o.engine_factory = [&](const EngineRequest& request) {
-    return std::make_unique<HoldingEngine>(cpu_engine_factory(request), pce::build_porep_pce(shape),
+  const EngineFactory holding = [&](const EngineConfig& config, const EngineRequest& request) {
+    return std::make_unique<HoldingEngine>(make_engine(config, request), pce::build_porep_pce(shape),
                                            witness_proofs);
   };
-  const RunReport report = prove_c1_files({path_of("2KiB-V1_1.json")}, o);
+  const RunReport report = prove_c1_files({path_of("2KiB-V1_1.json")}, o, holding);
   ASSERT_EQ(report.sectors.size(), 1u);
   EXPECT_EQ(witness_proofs.load(), 1) << "the partition reached the engine as a witness alone";
   EXPECT_EQ(report.sectors[0].proof_hex, kGoldenV1_1);
@@ -304,7 +305,7 @@ TEST(JobConstraintsOnTheEngine, AHoldingEngineGetsTheWitnessOnlyAndGivesTheSameP
   EXPECT_FALSE(report.sectors[0].phases.count("evaluate"));
 
   // The engine's check is refused as the host's would be.
-  expect_refused_as_unsatisfied(o);
+  expect_refused_as_unsatisfied(o, holding);
 }
 
 TEST(JobConstraintsOnTheEngine, AnEngineThatDeclinesGetsThemFromTheProvingStage) {
@@ -314,7 +315,7 @@ TEST(JobConstraintsOnTheEngine, AnEngineThatDeclinesGetsThemFromTheProvingStage)
   // same proofs, and the same refusal of a bad witness.
   io::TempDir tmp("cuzk-test-job-");
   ProveOptions o = options(tmp.path(), false);
-  o.constraints_on_engine = true;
+  o.engine.constraints = EngineConfig::Place::kDevice;
   const RunReport report = prove_c1_files({path_of("2KiB-V1_1.json"), path_of("2KiB-V1-envelope.json")}, o);
   ASSERT_EQ(report.sectors.size(), 2u);
   EXPECT_EQ(report.sectors[0].proof_hex, kGoldenV1_1);
@@ -479,6 +480,29 @@ TEST(JobReports, JsonAndYamlHoldTheSameKeysAndValues) {
   EXPECT_EQ(from_json.at("/total/wall_s"), std::to_string(12.5));
   EXPECT_EQ(from_json.at("/sectors/1/total/cpu_s"), std::to_string(30.5));
   EXPECT_EQ(from_json.at("/sectors/0/phases/prove.msm_g1/wall_s"), std::to_string(3.0));
+}
+
+// The job looks the devices up itself: a CPU config has none and no budget; a GPU config's budget is its
+// memory limit where no GPU is visible (a dry run's), and the run itself is refused as no-device.
+TEST(JobEngine, TheDeviceBudgetIsTheLimitWhereNoGpuIsVisible) {
+  const EngineDevices cpu = find_devices(EngineConfig{});
+  EXPECT_TRUE(cpu.found.empty());
+  EXPECT_EQ(cpu.budget, 0u);
+  EngineConfig gpu_config;
+  gpu_config.kind = EngineConfig::Kind::kGpu;
+  gpu_config.memory_limit = std::size_t{1} << 30;
+  const EngineDevices gpu = find_devices(gpu_config);
+  if (!gpu.found.empty()) GTEST_SKIP() << "a GPU is visible here";
+  EXPECT_EQ(gpu.budget, std::size_t{1} << 30);
+  EXPECT_EQ(gpu.budget_from, "--gpu-memory");
+  EXPECT_FALSE(gpu.why_none.empty());
+  try {
+    require_devices(gpu_config);
+    FAIL() << "a GPU config without a visible GPU was accepted";
+  } catch (const JobError& e) {
+    EXPECT_EQ(e.kind(), JobError::Kind::kNoGpu);
+    EXPECT_NE(std::string(e.what()).find("no usable GPU"), std::string::npos) << e.what();
+  }
 }
 
 }  // namespace

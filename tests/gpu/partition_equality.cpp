@@ -17,7 +17,7 @@
 #include <string>
 
 #include "gpu/groth16_engine.hpp"
-#include "job/prove.hpp"
+#include "job/engine.hpp"
 #include "pce/porep_pce.hpp"
 #include "prover/algebra/hex_bytes.hpp"
 #include "prover/groth16/parameters.hpp"
@@ -107,7 +107,7 @@ int run(int argc, char** argv) {
   groth16::Proof cpu_proof;
   {
     t0 = std::chrono::steady_clock::now();
-    auto engine = job::cpu_engine_factory({params_path, header, 0});
+    auto engine = job::make_engine(job::EngineConfig{}, {params_path, header, 0});
     std::printf("CPU engine made (parameters decoded) in %.1f s\n", seconds_since(t0));
     cpu_proof = prove_timed("CPU", *engine, header, cpu_input, rs);
   }
