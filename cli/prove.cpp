@@ -374,6 +374,7 @@ class ProveRun {
     std::fflush(stdout);
     job::RunReport partial;
     partial.engine = options.engine.name();
+    partial.engine_config = options.engine;
     partial.sectors = done_;
     partial.total = run_timer.elapsed();
     partial.peak_rss_bytes = peak_rss_bytes();
@@ -391,6 +392,7 @@ class ProveRun {
   // with --json a "failed" record after the proven ones; report and metrics
   // written. Throws the first failure's exit code if a sector failed.
   void end_finished_run(job::RunReport& report) {
+    spdlog::info("engine {}", job::describe(report.engine_config));
     for (const auto& [phase, t] : report.shared_phases)
       spdlog::info("shared {:<14} wall {:8.3f} s  cpu {:8.3f} s", phase, t.wall_s, t.cpu_s);
     auto mib = [](std::uint64_t bytes) { return static_cast<double>(bytes) / (1 << 20); };

@@ -770,6 +770,7 @@ RunReport prove_c1_files(const std::vector<std::string>& c1_paths, const ProveOp
   MemorySampler memory(std::chrono::milliseconds(100), device_used);
   RunReport run;
   run.engine = given.engine.name();
+  run.engine_config = given.engine;
   run.overlap = given.overlap;
   ParameterStore store(given.params_dir);
   io::prepare_output_dir(given.output_dir);

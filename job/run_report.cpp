@@ -51,6 +51,7 @@ nlohmann::ordered_json report_json(const RunReport& report) {
   j["format"] = kProveReportFormat;
   for (const auto& [key, value] : report.context.items()) j[key] = value;
   j["engine"] = report.engine;
+  j["engine_config"] = engine_config_json(report.engine_config);
   j["overlap"] = report.overlap;
   j["peak_rss_bytes"] = report.peak_rss_bytes;
   j["peak_anon_bytes"] = report.peak_anon_bytes;

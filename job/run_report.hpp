@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "job/engine.hpp"
 #include "job/phase_order.hpp"
 #include "job/run_memory.hpp"
 #include "job/timeline.hpp"
@@ -45,8 +46,9 @@ struct SectorFailure {
 };
 
 struct RunReport {
-  std::string engine = "cpu";
-  bool overlap = false;  // synthesis and proving ran at once (ProveOptions::overlap)
+  std::string engine = "cpu";  // engine_config.name()
+  EngineConfig engine_config;  // as the run was given it (ProveOptions::engine)
+  bool overlap = false;        // synthesis and proving ran at once (ProveOptions::overlap)
   std::vector<SectorReport> sectors;
   std::vector<SectorFailure> failures;  // in input order; empty unless keep_going
   PhaseMap<PhaseTime> shared_phases;    // params.load, pce.load or pce.build, gpu.setup

@@ -169,6 +169,7 @@ TEST(JobEngine, TheDefaultFactoryIsTheCpuEngineAndItsLoadIsAPhase) {
   const RunReport report = prove_c1_files({path_of("2KiB-V1_1.json")}, options(tmp.path(), false));
   ASSERT_EQ(report.sectors.size(), 1u);
   EXPECT_EQ(report.engine, "cpu");
+  EXPECT_EQ(report.engine_config.kind, EngineConfig::Kind::kCpu);
   EXPECT_EQ(report.sectors[0].proof_hex, kGoldenV1_1);
   ASSERT_TRUE(report.shared_phases.count("params.load"));
   EXPECT_GT(report.shared_phases.at("params.load").wall_s, 0.0);
@@ -480,6 +481,31 @@ TEST(JobReports, JsonAndYamlHoldTheSameKeysAndValues) {
   EXPECT_EQ(from_json.at("/total/wall_s"), std::to_string(12.5));
   EXPECT_EQ(from_json.at("/sectors/1/total/cpu_s"), std::to_string(30.5));
   EXPECT_EQ(from_json.at("/sectors/0/phases/prove.msm_g1/wall_s"), std::to_string(3.0));
+  EXPECT_EQ(from_json.at("/engine_config/kind"), "cpu");
+  EXPECT_FALSE(from_json.count("/engine_config/memory_limit_bytes")) << "the GPU's fields with kind gpu only";
+}
+
+// The engine is data: the report records the config as given, and the log line says the same.
+TEST(JobReports, TheEngineConfigIsRecorded) {
+  RunReport report;
+  report.engine = "gpu";
+  report.engine_config.kind = EngineConfig::Kind::kGpu;
+  report.engine_config.memory_limit = std::size_t{22} << 30;
+  report.engine_config.constraints = EngineConfig::Place::kDevice;
+  const nlohmann::json json = nlohmann::json::parse(to_json(report));
+  std::map<std::string, std::string> from_json, from_yaml;
+  flatten(json, "", from_json);
+  flatten(YAML::Load(to_yaml(report)), "", from_yaml);
+  EXPECT_EQ(from_json, from_yaml);
+  EXPECT_EQ(json.at("engine"), "gpu");
+  EXPECT_EQ(json.at("engine_config"), nlohmann::json::parse(R"({"kind": "gpu", "constraints": "device",
+      "devices": [0], "memory_limit_bytes": 23622320128, "gather": "host", "reader_threads": 0,
+      "stream_from_file": true})"));
+  EXPECT_EQ(
+      describe(report.engine_config),
+      "gpu on device 0: memory limit 22.0 GiB, constraints on the device, dense scalars gathered on the "
+      "host, parameter readers by default, streamed bases read again from the parameter file");
+  EXPECT_EQ(describe(EngineConfig{}), "cpu");
 }
 
 // The job looks the devices up itself: a CPU config has none and no budget; a GPU config's budget is its
