@@ -9,15 +9,13 @@
 
 #include "cli/exit_codes.hpp"
 #include "cli/signals.hpp"
+#include "gpu/errors.hpp"
 #include "io/io_error.hpp"
 #include "job/prove.hpp"
 #include "pce/errors.hpp"
 #include "prover/algebra/encoding.hpp"
 #include "prover/groth16/errors.hpp"
 #include "prover/porep/errors.hpp"
-#ifdef CUZK_HAVE_CUDA
-#include "gpu/cuda_check.hpp"
-#endif
 
 namespace cuzk::cli {
 
@@ -103,7 +101,6 @@ Classified log_exception() {
     // A flag refused after parsing, when the job is set up (--gpu-memory without --gpu, say).
     spdlog::error("{}", e.what());
     return kUsageError;
-#ifdef CUZK_HAVE_CUDA
   } catch (const gpu::GpuError& e) {
     if (e.no_usable_device()) {
       spdlog::error("no usable GPU: {}", e.what());
@@ -111,7 +108,6 @@ Classified log_exception() {
     }
     spdlog::error("GPU error: {}", e.what());
     return kGpuError;
-#endif
   } catch (const std::exception& e) {
     spdlog::critical("internal error: {}", e.what());
     return kInternalError;

@@ -10,11 +10,8 @@
 
 #include "cli/commands.hpp"
 #include "cuzk_version.hpp"
-#include "job/bench_report.hpp"
-
-#ifdef CUZK_HAVE_CUDA
 #include "gpu/device_info.hpp"
-#endif
+#include "job/bench_report.hpp"
 
 namespace cuzk::cli {
 
@@ -23,9 +20,8 @@ nlohmann::json build_info_json() {
   out["version"] = CUZK_VERSION;
   out["commit"] = CUZK_GIT_COMMIT;
   out["gpus"] = nlohmann::json::array();
-#ifdef CUZK_HAVE_CUDA
-  out["cuda"] = true;
-  std::string why_none;
+  out["cuda"] = gpu::built_with_cuda();
+  std::string why_none;  // without CUDA: that this build has none
   for (const auto& d : gpu::list_devices(&why_none)) {
     out["gpus"].push_back({{"index", d.index},
                            {"name", d.name},
@@ -38,10 +34,6 @@ nlohmann::json build_info_json() {
                            {"uuid", d.uuid}});
   }
   if (out["gpus"].empty()) out["no_gpu_reason"] = why_none;
-#else
-  out["cuda"] = false;
-  out["no_gpu_reason"] = "built without CUDA";
-#endif
   return out;
 }
 
@@ -89,7 +81,7 @@ void register_info_command(CLI::App& app) {
     }
     fmt::print("cuzk {} (commit {})\n", CUZK_VERSION, CUZK_GIT_COMMIT);
     if (!out["cuda"].get<bool>()) {
-      fmt::print("built without CUDA: no GPU support in this binary\n");
+      fmt::print("no GPU support in this binary: {}\n", out["no_gpu_reason"].get<std::string>());
       return;
     }
     if (out["gpus"].empty()) {

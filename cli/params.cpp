@@ -20,6 +20,7 @@
 #include "cli/exit_codes.hpp"
 #include "cli/format.hpp"
 #include "cli/help_format.hpp"
+#include "gpu/fixed_base.hpp"
 #include "io/atomic_file.hpp"
 #include "io/param_names.hpp"
 #include "job/prove.hpp"
@@ -35,10 +36,6 @@
 #include "prover/porep/param_names.hpp"
 #include "prover/porep/registered_proof.hpp"
 #include "prover/porep/synthesis.hpp"
-
-#ifdef CUZK_HAVE_CUDA
-#include "gpu/fixed_base.hpp"
-#endif
 
 namespace cuzk::cli {
 namespace {
@@ -180,16 +177,11 @@ struct PorepSetupFlags {
   unsigned threads = 0;
 };
 
-// The fixed-base encoder: --gpu never falls back to the CPU (exit 8 without a GPU or without CUDA).
+// The fixed-base encoder: --gpu never falls back to the CPU (gpu::GpuError of kind no-device, exit 8,
+// without a GPU or without CUDA).
 std::unique_ptr<groth16::FixedBaseEncoder> make_encoder(const PorepSetupFlags& f) {
   if (!f.gpu) return groth16::make_cpu_fixed_base_encoder(f.threads);
-#ifdef CUZK_HAVE_CUDA
   return gpu::make_gpu_fixed_base_encoder();
-#else
-  throw job::JobError(
-      job::JobError::Kind::kNoGpu,
-      "--gpu: no usable GPU: this cuzk was built without CUDA (rebuild where nvcc is installed)");
-#endif
 }
 
 // Test parameters for one PoRep sector size, written under Filecoin's names so that `cuzk prove` finds

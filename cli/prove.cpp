@@ -26,6 +26,7 @@
 #include "cli/format.hpp"
 #include "cli/help_format.hpp"
 #include "cli/signals.hpp"
+#include "gpu/device_info.hpp"
 #include "io/atomic_file.hpp"
 #include "io/json_reader.hpp"
 #include "io/param_names.hpp"
@@ -35,9 +36,6 @@
 #include "job/progress.hpp"
 #include "job/run_memory.hpp"
 #include "prover/timing.hpp"
-#ifdef CUZK_HAVE_CUDA
-#include "gpu/device_info.hpp"
-#endif
 
 namespace cuzk::cli {
 
@@ -192,14 +190,12 @@ class ProveRun {
       // Inside the try: a --gpu without a usable GPU is a failed run with its
       // records and metrics too.
       apply_job_flags(f_.job, options);
-#ifdef CUZK_HAVE_CUDA
-      // The GPU engine proves on the first visible device.
-      if (f_.job.gpu)
-        if (auto devices = gpu::list_devices(); !devices.empty()) {
-          gpu_name_ = devices.front().name;
-          gpu_uuids_ = {devices.front().uuid};
-        }
-#endif
+      // The metrics name the GPU the engine proves on (the config's first device); where none is visible the
+      // job refuses the run next.
+      if (const job::EngineDevices devices = job::find_devices(options.engine); !devices.found.empty()) {
+        gpu_name_ = devices.found.front().name;
+        gpu_uuids_ = {devices.found.front().uuid};
+      }
       report = job::prove_c1_files(f_.job.c1_files, options);
     } catch (...) {
       progress_.finish();
