@@ -467,17 +467,12 @@ namespace {
 // in the page cache while the engine lives, so they are taken only when the host holds them with
 // kRegisteredHeadroom to spare for the rest of the run (synthesis holds up to ~53 GiB at 32GiB with the
 // constraints on the host: docs/large-sectors.md). CUZK_GPU_STREAM=pread|registered overrides the choice.
-StreamPath choose_stream_path(const MemoryPlan& plan, const groth16::ParametersInfo& info) {
+StreamPath choose_stream_path(const MemoryPlan& plan) {
   constexpr std::size_t kRegisteredHeadroom = std::size_t{64} << 30;
   if (!plan.streamed() || !plan.stream_from_file) return StreamPath::kPread;
   std::size_t streamed = 0;
-  const std::pair<BaseVectorId, const char*> vectors[] = {{BaseVectorId::kH, "h"},
-                                                          {BaseVectorId::kL, "l"},
-                                                          {BaseVectorId::kA, "a"},
-                                                          {BaseVectorId::kBG1, "b_g1"},
-                                                          {BaseVectorId::kBG2, "b_g2"}};
-  for (const auto& [id, name] : vectors)
-    if (!plan.device.vector(id).resident) streamed += info.vector(name).bytes();
+  for (const VectorPlan& v : plan.device.vectors)
+    if (!v.resident) streamed += v.bytes;
   if (const char* forced = std::getenv("CUZK_GPU_STREAM"); forced && *forced) {
     const std::string_view value(forced);
     if (value == "pread" || value == "registered") {
@@ -513,7 +508,7 @@ std::unique_ptr<groth16::ProverEngine> make_gpu_engine(const std::string& params
   const MemoryPlan plan = plan_memory(header, memory_budget(options.memory_limit), options);
   spdlog::info("GPU memory plan: {}", plan.describe());
   BasePlacement placement = plan.placement();
-  placement.stream_path = choose_stream_path(plan, info);
+  placement.stream_path = choose_stream_path(plan);
   ParameterUploadStats stats;
   DeviceParameterBases bases =
       upload_parameter_bases(params_path, info, options.reader_threads, &stats, placement);
