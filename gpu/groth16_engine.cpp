@@ -50,9 +50,9 @@ class BaseVector {
   }
   // Decoded from the file (upload_parameter_bases): resident when on the device, else streamed through
   // `window` (which must then exist) from the file or from pinned host memory.
-  BaseVector(LoadedVector<DeviceAffine>&& loaded, std::shared_ptr<MsmWorkspace> workspace, Msm<Cfg>* window,
-             MsmTables tables, const MsmOptions& options)
-      : count_(loaded.count), options_(options) {
+  BaseVector(BaseVectorId id, LoadedVector<DeviceAffine>&& loaded, std::shared_ptr<MsmWorkspace> workspace,
+             Msm<Cfg>* window, MsmTables tables, const MsmOptions& options)
+      : name_(base_vector_name(id)), count_(loaded.count), options_(options) {
     if (count_ == 0) return;
     if (loaded.device.size() > 0) {
       msm_.emplace(loaded.device.release(), count_, std::move(workspace), tables);
@@ -66,6 +66,7 @@ class BaseVector {
   }
   BaseVector(BaseVector&&) = delete;  // loader_ captures `this`
   BaseVector& operator=(BaseVector&& other) {
+    name_ = other.name_;
     count_ = other.count_;
     options_ = other.options_;
     msm_ = std::move(other.msm_);
@@ -81,8 +82,8 @@ class BaseVector {
   Point run(std::span<const Fr> scalars) {
     check(scalars.size());
     if (scalars.empty()) return Point::identity();
-    if (msm_) return msm_->run(scalars, options_);
-    const Point sum = window_->run_streamed(scalars, loader_, options_);
+    if (msm_) return logged(*msm_, msm_->run(scalars, options_));
+    const Point sum = logged(*window_, window_->run_streamed(scalars, loader_, options_));
     if (file_) file_->check();
     return sum;
   }
@@ -90,13 +91,27 @@ class BaseVector {
   Point run_device(const Fr* d_scalars, std::size_t count) {
     check(count);
     if (count == 0) return Point::identity();
-    if (msm_) return msm_->run_device(d_scalars, count, options_);
-    const Point sum = window_->run_streamed_device(d_scalars, count, loader_, options_);
+    if (msm_) return logged(*msm_, msm_->run_device(d_scalars, count, options_));
+    const Point sum = logged(*window_, window_->run_streamed_device(d_scalars, count, loader_, options_));
     if (file_) file_->check();
     return sum;
   }
 
  private:
+  // A run in several ranges, at debug level: where its time went beyond the arithmetic.
+  const Point& logged(const Msm<Cfg>& msm, const Point& sum) const {
+    const MsmRangeTotals& t = msm.last_timings().ranges;
+    if (t.ranges > 1 && spdlog::should_log(spdlog::level::debug)) {
+      const double gb = double(t.copied_bases) * sizeof(DeviceAffine) / 1e9;
+      spdlog::debug(
+          "msm {}: {} ranges, {:.1f} ms: stalled {:.1f}, classify {:.1f}, host turns {:.1f}, ones {:.1f}, "
+          "pippenger {:.1f}; copies {:.1f} ms for {:.2f} GB ({:.1f} GB/s)",
+          name_, t.ranges, t.wall_ms, t.stall_ms, t.classify_ms, t.host_gap_ms, t.ones_ms, t.pippenger_ms,
+          t.copy_ms, gb, t.copy_ms > 0 ? gb / (t.copy_ms / 1e3) : 0.0);
+    }
+    return sum;
+  }
+
   void check(std::size_t count) const {
     if (count > count_)
       throw GpuError("GPU prover: " + std::to_string(count) + " scalars for " + std::to_string(count_) +
@@ -113,6 +128,7 @@ class BaseVector {
     };
   }
 
+  const char* name_ = "";
   std::size_t count_ = 0;
   MsmOptions options_;
   std::optional<Msm<Cfg>> msm_;
@@ -144,7 +160,7 @@ struct MemoryPlan {
     placement.a = device.vector(BaseVectorId::kA).resident;
     placement.b_g1 = device.vector(BaseVectorId::kBG1).resident;
     placement.b_g2 = device.vector(BaseVectorId::kBG2).resident;
-    placement.decode_window = std::max<std::size_t>(device.range, 1);
+    placement.decode_window = std::min(std::max<std::size_t>(device.range, 1), kDecodeWindowPoints);
     placement.stream_from_file = stream_from_file;
     return placement;
   }
@@ -190,6 +206,7 @@ MemoryPlan plan_memory(const groth16::ParameterHeader& p, std::size_t budget,
   PlanRequest request;
   request.budget = budget;
   request.device_constraints = options.device_constraints && options.shape && options.shape->constraints > 0;
+  request.windows_in_h_step = windows_in_h_step_allowed();
   MemoryPlan plan;
   plan.device = plan_device_memory(shape, request);
   plan.budget = budget;
@@ -241,24 +258,34 @@ class GpuEngine final : public groth16::ProverEngine {
             const ParameterUploadStats& load)
       : plan_(plan), workspace_(std::make_shared<MsmWorkspace>()) {
     if (plan_.streamed()) {
-      // The window MSMs own two windows of device bases each, refilled from host memory by every run.
+      // The window MSMs have two windows of device bases each, refilled by every run: their own, or the H
+      // step's second and third buffers, which the MSMs may use between two H steps (the plan's
+      // windows_in_h_step; the G1 and G2 windows never run at once).
       const std::size_t window = plan_.device.range;
-      g1_window_ = make_window<algebra::G1Config>(window, workspace_);
-      if (header.b_g2 > 0 && !plan_.device.vector(BaseVectorId::kBG2).resident)
-        g2_window_ = make_window<algebra::G2Config>(std::min(window, header.b_g2), workspace_);
+      const bool g2_streamed = header.b_g2 > 0 && !plan_.device.vector(BaseVectorId::kBG2).resident;
+      if (plan_.device.windows_in_h_step) {
+        h_step_.emplace(algebra::log2_ceil(header.h + 1));
+        g1_window_ = lent_window<algebra::G1Config>(window, *h_step_, workspace_);
+        if (g2_streamed)
+          g2_window_ = lent_window<algebra::G2Config>(std::min(window, header.b_g2), *h_step_, workspace_);
+      } else {
+        g1_window_ = make_window<algebra::G1Config>(window, workspace_);
+        if (g2_streamed)
+          g2_window_ = make_window<algebra::G2Config>(std::min(window, header.b_g2), workspace_);
+      }
     }
     G1Msm* g1w = g1_window_ ? &*g1_window_ : nullptr;
     G2Msm* g2w = g2_window_ ? &*g2_window_ : nullptr;
-    h_ = BaseVector<algebra::G1Config>(std::move(bases.h), workspace_, g1w, plan_.h_tables(),
-                                       plan_.msm_options(BaseVectorId::kH));
-    l_ = BaseVector<algebra::G1Config>(std::move(bases.l), workspace_, g1w, MsmTables::kBases,
-                                       plan_.msm_options(BaseVectorId::kL));
-    a_ = BaseVector<algebra::G1Config>(std::move(bases.a), workspace_, g1w, MsmTables::kBases,
-                                       plan_.msm_options(BaseVectorId::kA));
-    b_g1_ = BaseVector<algebra::G1Config>(std::move(bases.b_g1), workspace_, g1w, MsmTables::kBases,
-                                          plan_.msm_options(BaseVectorId::kBG1));
-    b_g2_ = BaseVector<algebra::G2Config>(std::move(bases.b_g2), workspace_, g2w, MsmTables::kBases,
-                                          plan_.msm_options(BaseVectorId::kBG2));
+    h_ = BaseVector<algebra::G1Config>(BaseVectorId::kH, std::move(bases.h), workspace_, g1w,
+                                       plan_.h_tables(), plan_.msm_options(BaseVectorId::kH));
+    l_ = BaseVector<algebra::G1Config>(BaseVectorId::kL, std::move(bases.l), workspace_, g1w,
+                                       MsmTables::kBases, plan_.msm_options(BaseVectorId::kL));
+    a_ = BaseVector<algebra::G1Config>(BaseVectorId::kA, std::move(bases.a), workspace_, g1w,
+                                       MsmTables::kBases, plan_.msm_options(BaseVectorId::kA));
+    b_g1_ = BaseVector<algebra::G1Config>(BaseVectorId::kBG1, std::move(bases.b_g1), workspace_, g1w,
+                                          MsmTables::kBases, plan_.msm_options(BaseVectorId::kBG1));
+    b_g2_ = BaseVector<algebra::G2Config>(BaseVectorId::kBG2, std::move(bases.b_g2), workspace_, g2w,
+                                          MsmTables::kBases, plan_.msm_options(BaseVectorId::kBG2));
     const bool warm = load.page_cache_fraction >= 0.9;
     setup_phases_.emplace_back(warm ? "params.load.warm" : "params.load.cold", load.read_seconds);
     setup_phases_.emplace_back("params.decode", load.decode_seconds);
@@ -422,14 +449,29 @@ class GpuEngine final : public groth16::ProverEngine {
     return msm;
   }
 
+  // A window over the H step's second and third buffers (DevicePlan::windows_in_h_step).
+  template <class Cfg>
+  static std::optional<Msm<Cfg>> lent_window(std::size_t window, HStep& h_step,
+                                             std::shared_ptr<MsmWorkspace> workspace) {
+    using DeviceAffine = typename Msm<Cfg>::DeviceAffine;
+    if (window * sizeof(DeviceAffine) > h_step_lendable_bytes(h_step.log_size()))
+      throw GpuError("GPU prover: a window of " + std::to_string(window) +
+                     " points does not fit in the H step's buffers");
+    typename Msm<Cfg>::LentWindows lent{reinterpret_cast<DeviceAffine*>(h_step.input_b()),
+                                        reinterpret_cast<DeviceAffine*>(h_step.input_c())};
+    std::optional<Msm<Cfg>> msm;
+    msm.emplace(lent, window, std::move(workspace));
+    return msm;
+  }
+
   MemoryPlan plan_;
   std::vector<std::pair<std::string, double>> setup_phases_;
   std::shared_ptr<MsmWorkspace> workspace_;
+  std::optional<HStep> h_step_;  // before the windows that may live in its buffers
   std::optional<G1Msm> g1_window_;
   std::optional<G2Msm> g2_window_;
   BaseVector<algebra::G1Config> h_, l_, a_, b_g1_;
   BaseVector<algebra::G2Config> b_g2_;
-  std::optional<HStep> h_step_;
   // z = (inputs, aux) into witness_, queued on gather_stream_.
   void upload_witness(const groth16::ProverInput& in) {
     const std::size_t inputs = in.inputs.size(), count = inputs + in.aux.size();

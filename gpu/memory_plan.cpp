@@ -1,9 +1,12 @@
 #include "gpu/memory_plan.hpp"
 
 #include <fmt/format.h>
+#include <spdlog/spdlog.h>
 
 #include <algorithm>
+#include <cstdlib>
 #include <optional>
+#include <string_view>
 #include <tuple>
 #include <vector>
 
@@ -151,13 +154,26 @@ std::string DevicePlan::describe() const {
       "MSM scratch {}, windows {}, constraints and witness {}); {} GiB sent per partition",
       constraints_on_device ? "on the device" : "on the host", format_gib(need), format_gib(budget),
       format_gib(bases_bytes), format_gib(h_step_bytes), format_gib(msm_scratch_bytes),
-      format_gib(window_bytes), format_gib(constraints_bytes + witness_bytes),
-      format_gib(upload_bytes_per_partition));
+      windows_in_h_step ? std::string("in the H step's buffers") : format_gib(window_bytes),
+      format_gib(constraints_bytes + witness_bytes), format_gib(upload_bytes_per_partition));
   return text;
+}
+
+bool windows_in_h_step_allowed() {
+  const char* value = std::getenv("CUZK_GPU_WINDOWS");
+  if (!value || !*value || std::string_view(value) == "h-step") return true;
+  if (std::string_view(value) == "own") return false;
+  spdlog::warn("CUZK_GPU_WINDOWS={}: not own or h-step, ignored", value);
+  return true;
+}
+
+std::size_t h_step_lendable_bytes(unsigned log_domain) {
+  return (std::size_t{1} << std::max(1u, log_domain)) * kFrBytes;
 }
 
 DevicePlan plan_device_memory(const ProverShape& shape, const PlanRequest& request) {
   const std::size_t h_step = h_step_device_bytes(shape.log_domain());
+  const std::size_t h_step_lendable = shape.h > 0 ? h_step_lendable_bytes(shape.log_domain()) : 0;
   const std::size_t longest = std::max({shape.h, shape.l, shape.a, shape.b_g1, shape.b_g2, std::size_t{1}});
   const std::size_t abc_bytes = 3 * (shape.constraints + shape.inputs) * kFrBytes;
   const std::size_t host_scalar_bytes = (shape.aux + shape.a + shape.b_g1) * kFrBytes;
@@ -246,11 +262,16 @@ DevicePlan plan_device_memory(const ProverShape& shape, const PlanRequest& reque
             const std::size_t endo_transient = endo ? plan.vector(BaseVectorId::kH).bytes : 0;
             plan.msm_scratch_bytes += g1_window_scratch + g2_window_scratch;
             plan.msm_scratch_bytes += std::max(workspace + shared_buckets, endo_transient);
-            // Two window buffers per streamed group (one being filled while the other is computed on), and
-            // the loader's decoding scratch of one window of G2 points.
-            if (g1_streamed) plan.window_bytes += 2 * range * kG1Point;
-            if (g2_streamed) plan.window_bytes += 2 * std::min(range, shape.b_g2) * kG2Point;
-            if (g1_streamed || g2_streamed) plan.window_bytes += range * kG2Point;
+            // Two window buffers per streamed group (one being filled while the other is computed on). The
+            // MSMs run after the H step, which leaves h in its first buffer: the other two are free until
+            // the next partition's H step, so the windows of both groups (which never run at once) are
+            // placed there when a window fits in one of them (windows_in_h_step). (The setup's decoding
+            // scratch, kDecodeWindowPoints G2 points, is freed before the H step's buffers are made.)
+            const std::size_t g1_window = g1_streamed ? range * kG1Point : 0;
+            const std::size_t g2_window = g2_streamed ? std::min(range, shape.b_g2) * kG2Point : 0;
+            plan.windows_in_h_step = request.windows_in_h_step && (g1_streamed || g2_streamed) &&
+                                     std::max(g1_window, g2_window) <= h_step_lendable;
+            if (!plan.windows_in_h_step) plan.window_bytes = 2 * (g1_window + g2_window);
             if (on_device) {
               plan.constraints_bytes = matrices;
               // The witness, and the A and B MSMs' dense scalars gathered from it (into the MSM workspace's

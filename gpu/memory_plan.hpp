@@ -43,7 +43,14 @@ struct PlanRequest {
   // (--gpu-constraints auto|device); taken when it fits beside the bases that matter more.
   bool device_constraints = true;
   unsigned partitions_in_flight = 1;  // witnesses on the device at once (one per partition being proven)
+  // May the streamed windows live in the H step's buffers (DevicePlan::windows_in_h_step)? Off only to
+  // measure against (windows_in_h_step_allowed).
+  bool windows_in_h_step = true;
 };
+
+// CUZK_GPU_WINDOWS=own keeps the streamed windows in buffers of their own (for A/B measurements); unset or
+// `h-step`, they may live in the H step's buffers (anything else is warned about and ignored).
+bool windows_in_h_step_allowed();
 
 // Where everything goes on the device, and what it costs.
 struct DevicePlan {
@@ -58,6 +65,9 @@ struct DevicePlan {
   // its windows in groups (gpu/msm.hpp MsmOptions::max_sort_pairs), at the price of its digits per group.
   std::size_t sort_pairs = 0;
   bool constraints_on_device = false;  // and the witness with them
+  // The streamed windows live in the H step's second and third buffers, free while the MSMs run (the H
+  // step leaves h in its first): window_bytes is then 0.
+  bool windows_in_h_step = false;
   // Device bytes by part.
   std::size_t bases_bytes = 0, h_step_bytes = 0, msm_scratch_bytes = 0, window_bytes = 0,
               constraints_bytes = 0, witness_bytes = 0;
@@ -116,6 +126,11 @@ std::string format_gib(std::size_t bytes);
 // Device bytes of the parts, as the GPU code allocates them (the GPU engine checks its real allocations
 // against these in tests/gpu).
 std::size_t h_step_device_bytes(unsigned log_domain);
+// Bytes of each of the H step's buffers that the MSMs may use between two H steps (two of them).
+std::size_t h_step_lendable_bytes(unsigned log_domain);
+// Points decoded at a time when the parameters' streamed vectors are first read and checked (a device
+// scratch of this many G2 points, freed before the H step's buffers are made).
+inline constexpr std::size_t kDecodeWindowPoints = std::size_t{1} << 22;
 std::size_t constraint_matrix_device_bytes(const ProverShape& shape);
 std::size_t witness_device_bytes(const ProverShape& shape);  // z and the dense gather's tables
 

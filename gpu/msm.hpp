@@ -48,11 +48,27 @@ struct MsmOptions {
   std::size_t max_sort_pairs = 0;
 };
 
-// Time of each phase of the last call (device time by CUDA events, milliseconds).
+// Where a run's time went, summed over its ranges (device time by CUDA events, milliseconds): what a
+// ranged or streamed MSM costs beyond its arithmetic.
+struct MsmRangeTotals {
+  std::size_t ranges = 0;
+  float wall_ms = 0;       // the run's first event to its last
+  float stall_ms = 0;      // the stream idle before a range began: its window's copy not done
+  float host_gap_ms = 0;   // the stream idle while the host read a range's classification counts
+  float classify_ms = 0;   // classification and compaction
+  float ones_ms = 0;       // the batch addition of the bases of ones
+  float pippenger_ms = 0;  // digits, sorts and bucket accumulation, every pass
+  float copy_ms = 0;       // the copy stream loading windows
+  std::size_t copied_bases = 0;
+};
+
+// Time of each phase of the last call (device time by CUDA events, milliseconds). The per-phase figures
+// are those of the last range's last pass; `ranges` sums every range.
 struct MsmTimings {
   float classify_ms = 0, ones_ms = 0, digits_ms = 0, sort_ms = 0, accumulate_ms = 0, reduce_ms = 0;
   std::size_t tail_count = 0, ones_count = 0;
   unsigned window_bits = 0, windows = 0;
+  MsmRangeTotals ranges;
 };
 
 // The MSM's device scratch that does not depend on the group, grown on demand and kept: the sorted
@@ -104,6 +120,14 @@ class Msm {
   // Takes bases already on the device in the DeviceAffine layout (cudaMalloc'd; ownership passes here).
   Msm(DeviceAffine* device_bases, std::size_t count, std::shared_ptr<MsmWorkspace> workspace = nullptr,
       MsmTables tables = MsmTables::kBases);
+  // A window for run_streamed over two device buffers it does not own, each with room for `count` bases:
+  // memory lent by an owner that leaves it alone while this Msm runs (the GPU prover's H step buffers,
+  // free between two H steps). The buffers must outlive the Msm.
+  struct LentWindows {
+    DeviceAffine* first = nullptr;
+    DeviceAffine* second = nullptr;
+  };
+  Msm(LentWindows windows, std::size_t count, std::shared_ptr<MsmWorkspace> workspace = nullptr);
   ~Msm();
   Msm(Msm&&) noexcept;
   Msm& operator=(Msm&&) noexcept;

@@ -368,6 +368,8 @@ struct Msm<Cfg>::Impl {
   static_assert(sizeof(Xyzz<F>) == 4 * sizeof(Field));
 
   DevAffine<F>* bases = nullptr;  // count bases, then (MsmTables::kEndomorphism) their images under phi
+  bool owns_bases = true;         // false: a lent window (Msm::LentWindows), with lent_second beside it
+  DevAffine<F>* lent_second = nullptr;
   std::size_t count = 0;
   bool split_scalars = false;  // the phi table is there: scalars are split in two halves
   Stream stream;
@@ -390,10 +392,15 @@ struct Msm<Cfg>::Impl {
   DeviceBuffer<DevAffine<F>> second_window;
   Stream copy_stream;
   Event loaded[2], released[2];
+  // Per range of a run, for MsmRangeTotals: kept across runs, grown to the most ranges a run had.
+  struct RangeEvents {
+    Event begin, classified, resumed, ones, end, copy_begin, copy_end;
+  };
+  std::vector<RangeEvents> range_events;
   BucketReduction<F, NT> reduction;
 
   ~Impl() {
-    if (bases) cudaFree(bases);
+    if (bases && owns_bases) cudaFree(bases);
   }
 
   void cub_ensure(std::size_t bytes) { ws->cub_temp.ensure(std::max<std::size_t>(bytes, 1)); }
@@ -472,7 +479,8 @@ struct Msm<Cfg>::Impl {
         !opt.split_ones ? n : (in.device ? count_tail(reinterpret_cast<const DevFr*>(in.device), n, s) : n);
     const PippengerShape whole = PippengerShape::for_tail(
         std::max<std::size_t>(tail_estimate, 1), split_scalars, opt.window_bits, opt.max_window_bits, ranges);
-    bool carry = false;           // the bucket sums hold an earlier range's
+    bool carry = false;  // the bucket sums hold an earlier range's
+    while (range_events.size() < ranges) range_events.emplace_back();
     std::size_t ones_ranges = 0;  // ranges whose sum of the bases of ones is in ones_totals
     ones_totals.ensure(ranges);
     // The load of the next range runs on a thread of its own (a loader may read the file first), so that
@@ -499,15 +507,21 @@ struct Msm<Cfg>::Impl {
           });
         }
       }
+      RangeEvents& re = range_events[r];
+      re.begin.record(s);
       // 1. the scalars equal to one are summed apart; the others (0 excluded) are the tail. Without the
       // split, every scalar is in the tail.
       ScalarClasses classes{.tail = {nullptr, len}, .ones = 0};
       if (opt.split_ones) {
-        classes = classify_scalars(scalars, uint32_t(len), s);
+        classes = classify_scalars(scalars, uint32_t(len), re.classified, s);
+        re.resumed.record(s);  // after the host's wait: from `classified` to here, the stream idled
         if (classes.ones) sum_bases_of_ones(classes.ones, range_bases, ones_totals.data() + ones_ranges++, s);
       } else {
         ev[1].record(s);
+        re.classified.record(s);
+        re.resumed.record(s);
       }
+      re.ones.record(s);
       ev[2].record(s);
       timings.ones_count += classes.ones;
       timings.tail_count += classes.tail.count;
@@ -528,6 +542,7 @@ struct Msm<Cfg>::Impl {
         ev[4].record(s);
         ev[5].record(s);
       }
+      re.end.record(s);
       if (load) released[r % 2].record(s);  // the window buffer may be refilled after this
     }
     // 3. one reduction of the buckets (none when every scalar was 0 or 1), the ones' sums added up.
@@ -553,6 +568,7 @@ struct Msm<Cfg>::Impl {
     ev[6].record(s);
     CUDA_OK(cudaStreamSynchronize(s));
     record_phase_times(layout);
+    record_range_totals(ranges, load != nullptr, n);
     return combine_on_host(layout, host_window_sums, ones_host_sum);
   }
 
@@ -561,12 +577,15 @@ struct Msm<Cfg>::Impl {
   void start_load(const BaseLoader& load, std::size_t r, std::size_t first, std::size_t len) {
     cudaStream_t c = copy_stream.get();
     if (r >= 2) CUDA_OK(cudaStreamWaitEvent(c, released[r % 2].get(), 0));  // range r - 2 is done with it
+    range_events[r].copy_begin.record(c);
     load(first, len, reinterpret_cast<DeviceAffine*>(window_buffer(r)), c);
+    range_events[r].copy_end.record(c);
     loaded[r % 2].record(c);
   }
   // Window buffer of range r: the table itself for even ranges, a second one of the same size for odd ones.
   DevAffine<F>* window_buffer(std::size_t r) {
     if (r % 2 == 0) return bases;
+    if (lent_second) return lent_second;
     second_window.ensure(count);
     return second_window.data();
   }
@@ -597,7 +616,7 @@ struct Msm<Cfg>::Impl {
   // Classification and compaction: the positions of the tail scalars (neither 0 nor 1) into
   // ws->tail_index, those of the scalars equal to one into ws->ones_index. Waits for the stream: the
   // host needs both counts to size what follows.
-  ScalarClasses classify_scalars(const DevFr* scalars, uint32_t n32, cudaStream_t s) {
+  ScalarClasses classify_scalars(const DevFr* scalars, uint32_t n32, Event& classified, cudaStream_t s) {
     const std::size_t n = n32;
     const uint32_t words = (n32 + 31) / 32;
     ws->ones_bitmap.ensure(words);
@@ -633,6 +652,7 @@ struct Msm<Cfg>::Impl {
     CUDA_OK(cudaMemcpyAsync(&last[2], ws->ones_offset.data() + words - 1, 4, cudaMemcpyDeviceToHost, s));
     CUDA_OK(cudaMemcpyAsync(&last[3], ws->ones_per_word.data() + words - 1, 4, cudaMemcpyDeviceToHost, s));
     ev[1].record(s);
+    classified.record(s);
     CUDA_OK(cudaStreamSynchronize(s));
     timings.classify_ms = ev[1].elapsed_ms_since(ev[0]);
     return {.tail = {ws->tail_index.data(), std::size_t(last[0]) + last[1]},
@@ -767,6 +787,25 @@ struct Msm<Cfg>::Impl {
     timings.windows = layout ? layout->windows : 0;
   }
 
+  // The sums over the run's ranges (the stream synchronised). A range's stall is the time from the end of
+  // the range before (the run's start for the first) to its beginning, when its window's copy held it.
+  void record_range_totals(std::size_t ranges, bool streamed, std::size_t n) {
+    MsmRangeTotals& t = timings.ranges;
+    t = {};
+    t.ranges = ranges;
+    t.wall_ms = ev[6].elapsed_ms_since(ev[0]);
+    for (std::size_t r = 0; r < ranges; ++r) {
+      const RangeEvents& re = range_events[r];
+      t.stall_ms += re.begin.elapsed_ms_since(r ? range_events[r - 1].end : ev[0]);
+      t.classify_ms += re.classified.elapsed_ms_since(re.begin);
+      t.host_gap_ms += re.resumed.elapsed_ms_since(re.classified);
+      t.ones_ms += re.ones.elapsed_ms_since(re.resumed);
+      t.pippenger_ms += re.end.elapsed_ms_since(re.ones);
+      if (streamed) t.copy_ms += re.copy_end.elapsed_ms_since(re.copy_begin);
+    }
+    t.copied_bases = streamed ? n : 0;
+  }
+
   // Horner over the windows: sum_w 2^(offset w) Q_w, doubling by the width of each lower window; plus
   // the sum of the bases of the scalars equal to one.
   static Point combine_on_host(const std::optional<WindowLayout>& layout,
@@ -862,6 +901,18 @@ Msm<Cfg>::Msm(DeviceAffine* device_bases, std::size_t count, std::shared_ptr<Msm
                             cudaMemcpyDeviceToDevice, impl_->stream.get()));
     impl_->fill_endomorphism_table();  // synchronises the stream: the copy is done before `given` is freed
   }
+}
+
+template <class Cfg>
+Msm<Cfg>::Msm(LentWindows windows, std::size_t count, std::shared_ptr<MsmWorkspace> workspace)
+    : impl_(std::make_unique<Impl>()) {
+  if (count > 0 && (!windows.first || !windows.second))
+    throw GpuError("Msm: a lent window without its buffers");
+  impl_->ws = workspace ? std::move(workspace) : std::make_shared<MsmWorkspace>();
+  impl_->bases = reinterpret_cast<DevAffine<typename Impl::F>*>(windows.first);
+  impl_->lent_second = reinterpret_cast<DevAffine<typename Impl::F>*>(windows.second);
+  impl_->owns_bases = false;
+  impl_->count = count;
 }
 
 template <class Cfg>

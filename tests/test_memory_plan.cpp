@@ -77,20 +77,51 @@ void check_tiers(const char* label, const std::vector<Tier>& tiers) {
 
 // 80 GiB (H100, A100 80GB): everything on the device, in a few large ranges sorted in passes. 40 GiB (A100
 // 40GB): the constraints on the device and b_g2 (the most bytes per point) beside them, the rest streamed in
-// windows of 2^22. 24 GiB (RTX 4090, A10): the same vectors, the constraints on the host. 16 GiB: every vector
-// streamed. Few large ranges win over an extra resident vector because each range costs ~2 ms
-// (bench/RESULTS.md, the device-memory tiers). The planner (gpu/memory_plan.cpp, gpu/msm_shape.hpp) decides;
-// when it changes, the lines this test prints give the new pins.
+// windows of 2^23-2^24 that live in the H step's buffers. 24 GiB (RTX 4090, A10): the constraints on the
+// host, b_g1 resident in the room the windows left, the rest streamed. 16 GiB: every vector streamed. Few
+// large ranges win over an extra resident vector because each range costs ~2 ms (bench/RESULTS.md, the
+// device-memory tiers). The planner (gpu/memory_plan.cpp, gpu/msm_shape.hpp) decides; when it changes, the
+// lines this test prints give the new pins.
 TEST(MemoryPlan, Tiers32GiB) {
   check_tiers(
       "32GiB",
-      {{16, "h,l,a,b_g1,b_g2", false}, {24, "h,l,a,b_g1", false}, {40, "h,l,a,b_g1", true}, {80, "", true}});
+      {{16, "h,l,a,b_g1,b_g2", false}, {24, "h,l,a,b_g2", false}, {40, "h,l,a,b_g1", true}, {80, "", true}});
 }
 
 TEST(MemoryPlan, Tiers64GiB) {
   check_tiers(
       "64GiB",
-      {{16, "h,l,a,b_g1,b_g2", false}, {24, "h,l,a,b_g1", false}, {40, "h,l,a,b_g1", true}, {80, "", true}});
+      {{16, "h,l,a,b_g1,b_g2", false}, {24, "h,l,a,b_g2", false}, {40, "h,l,a,b_g1", true}, {80, "", true}});
+}
+
+// The streamed windows go into the H step's second and third buffers (free while the MSMs run) whenever a
+// window fits in one: they then cost no device bytes of their own, and the room buys wider ranges. Without
+// it (CUZK_GPU_WINDOWS=own) every window is counted, and no plan is wider than with it.
+TEST(MemoryPlan, WindowsLiveInTheHStepBuffers) {
+  for (const char* label : {"32GiB", "64GiB"}) {
+    const ProverShape shape = shape_of(label);
+    const std::size_t lendable = h_step_lendable_bytes(shape.log_domain());
+    EXPECT_EQ(lendable, (std::size_t{1} << shape.log_domain()) * 32) << label;
+    for (double gib : {16.0, 24.0, 40.0}) {
+      PlanRequest request;
+      request.budget = static_cast<std::size_t>(gib * double(kGiB));
+      const DevicePlan lent = plan_device_memory(shape, request);
+      request.windows_in_h_step = false;
+      const DevicePlan own = plan_device_memory(shape, request);
+      ASSERT_TRUE(lent.fits && own.fits) << label << " at " << gib << " GiB";
+      EXPECT_TRUE(lent.windows_in_h_step) << label << " at " << gib << " GiB";
+      EXPECT_EQ(lent.window_bytes, 0u) << label << " at " << gib << " GiB";
+      // A window of the widest streamed group fits in one lent buffer.
+      const std::size_t point = lent.vector(BaseVectorId::kBG2).resident ? 96 : 192;
+      EXPECT_LE(lent.range * point, lendable) << label << " at " << gib << " GiB";
+      EXPECT_FALSE(own.windows_in_h_step) << label << " at " << gib << " GiB";
+      EXPECT_GT(own.window_bytes, 0u) << label << " at " << gib << " GiB";
+      EXPECT_GE(lent.range, own.range) << label << " at " << gib << " GiB";
+      EXPECT_LE(lent.cost, own.cost) << label << " at " << gib << " GiB";
+    }
+    // Nothing streamed, nothing lent.
+    EXPECT_FALSE(plan_at(shape, 80).windows_in_h_step) << label;
+  }
 }
 
 // Below the H step's own buffers (14 GiB at 2^27) nothing fits: the smallest plan is described, and it

@@ -5,8 +5,10 @@
 // batch interface.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <memory>
+#include <optional>
 #include <type_traits>
 #include <vector>
 
@@ -405,9 +407,10 @@ TEST(GpuMsmG2, SortPassesGiveTheSameSum) {
 
 // Msm::run_streamed: bases that stay in host memory, loaded a window at a time into two window buffers on
 // a copy stream, give the same sum as resident bases: windows that divide the count and that do not,
-// ranges smaller than the window, host and device scalars, G1 and G2.
+// ranges smaller than the window, host and device scalars, G1 and G2. `lent`: the two windows are device
+// buffers the Msm does not own (Msm::LentWindows), and nothing past a window's room is written.
 template <class Cfg>
-void check_streamed(const char* name) {
+void check_streamed(const char* name, bool lent = false) {
   using Msm = gpu::Msm<Cfg>;
   auto rng = test::seeded_rng(name);
   const std::size_t n = 3001;
@@ -424,7 +427,22 @@ void check_streamed(const char* name) {
   };
   auto workspace = std::make_shared<gpu::MsmWorkspace>();
   for (std::size_t window : {std::size_t{64}, std::size_t{1000}, std::size_t{3001}}) {
-    Msm msm(std::span<const algebra::Affine<Cfg>>(bases.data(), window), workspace);
+    constexpr std::size_t kGuard = 16;  // points past each lent window, which must stay as they were
+    constexpr unsigned char kGuardByte = 0xA5;
+    const std::size_t guard_bytes = kGuard * sizeof(typename Msm::DeviceAffine);
+    gpu::DeviceBuffer<typename Msm::DeviceAffine> lent_buffers[2];
+    std::optional<Msm> made;
+    if (lent) {
+      for (auto& b : lent_buffers) {
+        b.ensure(window + kGuard);
+        CUDA_OK(cudaMemset(b.data() + window, kGuardByte, guard_bytes));
+      }
+      made.emplace(typename Msm::LentWindows{lent_buffers[0].data(), lent_buffers[1].data()}, window,
+                   workspace);
+    } else {
+      made.emplace(std::span<const algebra::Affine<Cfg>>(bases.data(), window), workspace);
+    }
+    Msm& msm = *made;
     for (Kind kind : {Kind::kRandom, Kind::kWitness, Kind::kOnes}) {
       std::vector<Fr> s = make_scalars(n, kind, rng);
       const algebra::Jacobian<Cfg> want = cpu_msm<Cfg>(bases, s);
@@ -442,6 +460,15 @@ void check_streamed(const char* name) {
             << name << " device scalars, window " << window << " range " << range;
       }
     }
+    if (lent) {
+      CUDA_OK(cudaDeviceSynchronize());
+      for (auto& b : lent_buffers) {
+        std::vector<unsigned char> guard(guard_bytes);
+        CUDA_OK(cudaMemcpy(guard.data(), b.data() + window, guard_bytes, cudaMemcpyDeviceToHost));
+        EXPECT_EQ(std::count(guard.begin(), guard.end(), kGuardByte), std::ptrdiff_t(guard_bytes))
+            << name << ": a write past the lent window of " << window;
+      }
+    }
   }
 }
 
@@ -452,6 +479,11 @@ TEST(GpuMsm, StreamedBasesG1) {
 TEST(GpuMsm, StreamedBasesG2) {
   CUZK_REQUIRE_GPU();
   check_streamed<algebra::G2Config>("GpuMsm.StreamedG2");
+}
+TEST(GpuMsm, StreamedBasesInLentWindows) {
+  CUZK_REQUIRE_GPU();
+  check_streamed<algebra::G1Config>("GpuMsm.LentG1", true);
+  check_streamed<algebra::G2Config>("GpuMsm.LentG2", true);
 }
 
 // The bounds of a ranged MSM (what the memory planner counts, gpu/msm_shape.hpp) cover what it allocates.
