@@ -391,9 +391,15 @@ class GpuEngine final : public groth16::ProverEngine {
     return h_count;
   }
 
+  // The host gather runs beside msm_h, which leaves the host's cores to it.
+  DenseGather dense_gather() const override {
+    return plan_.device_gather ? DenseGather::kEngine : DenseGather::kHostBesideMsmH;
+  }
+
   // With the device gather: z = (inputs, aux) goes up once (or is still there from compute_h_from_witness);
   // the l MSM runs over its aux part, and the A and B scalars are gathered from it into the MSM workspace's
-  // scalar buffer, which is where Msm::run would have uploaded them. Else the host gather of the default.
+  // scalar buffer, which is where Msm::run would have uploaded them. Else the MSMs over the scalars that
+  // prove_with gathered.
   WitnessMsms msm_witness(const groth16::ProverInput& in, std::vector<Fr>& a_scratch,
                           std::vector<Fr>& b_scratch) override {
     if (!plan_.device_gather) return ProverEngine::msm_witness(in, a_scratch, b_scratch);

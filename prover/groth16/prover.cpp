@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <array>
+#include <future>
 #include <string>
 #include <utility>
 
@@ -106,8 +107,7 @@ std::size_t ProverEngine::compute_h_from_witness(const ProverInput& /*in*/) {
                      "a witness without a, b, c for an engine that does not hold the circuit's constraints");
 }
 
-ProverEngine::WitnessMsms ProverEngine::msm_witness(const ProverInput& in, std::vector<Fr>& a_scratch,
-                                                    std::vector<Fr>& b_scratch) {
+void gather_dense_scalars(const ProverInput& in, std::vector<Fr>& a_scratch, std::vector<Fr>& b_scratch) {
   // An engine that copies a and b (the GPU's) leaves their memory mapped, so the dense scalar vectors are
   // gathered into it instead of into ~4 GB of fresh pages per 32GiB partition (faulted in on one thread:
   // seconds).
@@ -116,6 +116,10 @@ ProverEngine::WitnessMsms ProverEngine::msm_witness(const ProverInput& in, std::
   b_scratch.clear();
   append_dense(in.inputs, in.densities.b_input, b_scratch);
   append_dense(in.aux, in.densities.b_aux, b_scratch);
+}
+
+ProverEngine::WitnessMsms ProverEngine::msm_witness(const ProverInput& in, std::vector<Fr>& a_scratch,
+                                                    std::vector<Fr>& b_scratch) {
   WitnessMsms out;
   out.l = msm_g1(G1Bases::kL, in.aux);
   out.a = msm_g1(G1Bases::kA, a_scratch);
@@ -147,9 +151,29 @@ Proof prove_impl(ProverEngine& engine, const ParameterHeader& p, const ProverInp
   t.h = h_timer.elapsed();
 
   PhaseTimer msm_timer;
-  const G1 h_acc = engine.msm_h();
   // a and b are not needed once the engine has them: their memory serves as the scratch of the dense
-  // scalars (msm_witness).
+  // scalars (msm_witness), gathered here unless the engine gathers them itself.
+  G1 h_acc;
+  switch (engine.dense_gather()) {
+    case ProverEngine::DenseGather::kHost:
+      h_acc = engine.msm_h();
+      gather_dense_scalars(in, a, b);
+      break;
+    case ProverEngine::DenseGather::kHostBesideMsmH: {
+      std::future<void> gathered = std::async(std::launch::async, [&] { gather_dense_scalars(in, a, b); });
+      try {
+        h_acc = engine.msm_h();
+      } catch (...) {
+        gathered.wait();  // it writes into a and b: never leave it running past them
+        throw;
+      }
+      gathered.get();
+      break;
+    }
+    case ProverEngine::DenseGather::kEngine:
+      h_acc = engine.msm_h();
+      break;
+  }
   const ProverEngine::WitnessMsms witness = engine.msm_witness(in, a, b);
   const PhaseTime msm_time = msm_timer.elapsed();
   t.msm_g1 = PhaseTime{msm_time.wall_s - witness.g2.wall_s, msm_time.cpu_s - witness.g2.cpu_s};

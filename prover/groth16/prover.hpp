@@ -65,11 +65,17 @@ class ProverEngine {
   // sum scalars[i] * bases[i] over the first scalars.size() bases of the chosen vector.
   virtual algebra::G1 msm_g1(G1Bases bases, std::span<const Fr> scalars) = 0;
   virtual algebra::G2 msm_b_g2(std::span<const Fr> scalars) = 0;
+  // Where the dense scalars of msm_witness come from. kHost: prove_with gathers them on the host into a and
+  // b's memory (groth16::gather_dense_scalars) before msm_witness; kHostBesideMsmH: the same on a thread of
+  // its own while msm_h runs (for an engine whose msm_h leaves the host's cores free: the GPU's, where the
+  // gather, ~0.8 s at 32GiB, then costs nothing); kEngine: msm_witness gathers them itself (the GPU engine
+  // from one upload of the witness).
+  enum class DenseGather { kHost, kHostBesideMsmH, kEngine };
+  virtual DenseGather dense_gather() const { return DenseGather::kHost; }
   // The four MSMs over the witness: l over the aux values, a over the A-dense scalars (every input, then the
   // aux values of the A density), b_g1 and b_g2 over the B-dense scalars (inputs and aux of the B densities).
-  // This default gathers the dense scalars on the host into a_scratch and b_scratch (memory the caller
-  // recycles: they hold the scalars afterwards) and runs msm_g1 and msm_b_g2; the GPU engine can gather them
-  // on its device from one upload of the witness instead.
+  // This default runs msm_g1 and msm_b_g2 over the scalars gathered in a_scratch and b_scratch (unless
+  // dense_gather() is kEngine, prove_with put them there).
   struct WitnessMsms {
     algebra::G1 l, a, b_g1;
     algebra::G2 b_g2;
@@ -92,6 +98,10 @@ class ProverEngine {
   // uploads), for the run report.
   virtual std::vector<std::pair<std::string, double>> setup_phases() const { return {}; }
 };
+
+// The dense scalars of msm_witness gathered on the host: a_scratch = every input, then the aux values of the
+// A density; b_scratch = the inputs and aux values of the B densities.
+void gather_dense_scalars(const ProverInput& in, std::vector<Fr>& a_scratch, std::vector<Fr>& b_scratch);
 
 // The CPU engine over `params` (kept by reference), `threads` = 0: every hardware thread.
 std::unique_ptr<ProverEngine> make_cpu_engine(const Parameters& params, unsigned threads = 0);
