@@ -470,6 +470,31 @@ C1Output read_c1_file(const std::string& path) {
   return file.read_guarded([&] { return parse_c1_json(text, path); });
 }
 
+std::optional<std::int64_t> read_c1_sector_number(const std::string& path) {
+  io::MappedFile file(path);
+  std::string_view text(reinterpret_cast<const char*>(file.bytes().data()), file.size());
+  if (text.empty()) throw io::IoError(path, "empty file: not a C1 output");
+  return file.read_guarded([&]() -> std::optional<std::int64_t> {
+    io::JsonReader r(text, path);
+    r.begin_object();
+    std::string key;
+    while (r.next_key(key)) {
+      if (key == "SectorNum") {
+        const std::int64_t sector_num = r.read_i64();
+        if (sector_num < 0) r.fail("C1 envelope: SectorNum " + std::to_string(sector_num) + " is negative");
+        return sector_num;
+      }
+      if (key == "Phase1Out")
+        r.read_plain_string(kMaxPhase1OutChars, "C1 envelope: Phase1Out");
+      else if (key == "SectorSize")
+        r.read_u64();
+      else
+        return std::nullopt;  // the raw form: its keys are snake_case
+    }
+    return std::nullopt;  // an envelope without SectorNum (read_c1_file refuses it)
+  });
+}
+
 std::string c1_to_json(const C1Output& c1) {
   JsonWriter w;
   w.raw("{\"registered_proof\":\"");

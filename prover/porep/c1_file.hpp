@@ -7,6 +7,8 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 
@@ -21,6 +23,10 @@ namespace cuzk::porep {
 inline constexpr std::size_t kMaxPhase1OutChars = (std::size_t{1} << 30) / 3 * 4;
 
 porep::C1Output read_c1_file(const std::string& path);
+// The SectorNum of an envelope, read without decoding its Phase1Out (lotus writes SectorNum first, so only
+// the file's first bytes are looked at); nothing for the raw form. Cheap enough to key thousands of C1 files
+// (job/shard.hpp). Throws io::IoError where read_c1_file would fail before reaching the SectorNum.
+std::optional<std::int64_t> read_c1_sector_number(const std::string& path);
 // `max_phase1_out_chars`: kMaxPhase1OutChars, smaller only in tests.
 porep::C1Output parse_c1_json(std::string_view text, const std::string& source_name,
                               std::size_t max_phase1_out_chars = kMaxPhase1OutChars);
