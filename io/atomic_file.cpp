@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <cstdio>  // renameat2
 #include <cstring>
 #include <fstream>
 #include <optional>
@@ -251,6 +252,30 @@ void check_output_file(const std::filesystem::path& path) {
     const int err = errno;
     throw IoError(name, errno_text(err, "its folder " + dir.string() + " is not writable"));
   }
+}
+
+std::filesystem::path move_aside(const std::filesystem::path& path, const std::string& suffix) {
+  // renameat2's RENAME_NOREPLACE fails with EEXIST instead of replacing, so that two processes setting
+  // files aside at once never lose one; a file system without it (EINVAL) gets link + unlink, which
+  // refuses an existing name too.
+  for (unsigned attempt = 0; attempt < 1000; ++attempt) {
+    std::string name = path.string() + suffix;
+    if (attempt > 0) name.append(".").append(std::to_string(attempt));
+    const std::filesystem::path aside(name);
+    int result = ::renameat2(AT_FDCWD, path.c_str(), AT_FDCWD, aside.c_str(), RENAME_NOREPLACE);
+    if (result != 0 && errno == EINVAL) {
+      result = ::link(path.c_str(), aside.c_str());
+      if (result == 0 && ::unlink(path.c_str()) != 0) {
+        const int err = errno;
+        throw IoError(path.string(), errno_text(err, "set aside as " + aside.string() + " but not unlinked"));
+      }
+    }
+    if (result == 0) return aside;
+    const int err = errno;
+    if (err != EEXIST)
+      throw IoError(path.string(), errno_text(err, "cannot be renamed to " + aside.string()));
+  }
+  throw IoError(path.string(), "cannot be set aside: " + path.string() + suffix + ".1 to .999 all exist");
 }
 
 }  // namespace cuzk::io

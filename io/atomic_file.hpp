@@ -62,4 +62,10 @@ void prepare_output_dir(const std::filesystem::path& dir, bool create = true);
 // Throws IoError(path, reason).
 void check_output_file(const std::filesystem::path& path);
 
+// Renames `path` to `<path><suffix>` in its folder, never over another file: when that name is taken,
+// `<path><suffix>.1`, `.2`, ... (the first free one). Keeps a file that must not be overwritten or deleted
+// (a proof that does not verify) for a person to look at. Returns the new path; throws IoError naming
+// `path` when it cannot be renamed.
+std::filesystem::path move_aside(const std::filesystem::path& path, const std::string& suffix);
+
 }  // namespace cuzk::io

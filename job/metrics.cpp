@@ -149,10 +149,13 @@ std::string prometheus_metrics(const RunReport& report, const RunOutcome& outcom
       if (const std::string_view parent = parent_phase(phase); !parent.empty())
         out.sample(wall, {{"phase", phase}, {"parent", std::string(parent)}});
   }
-  out.family("cuzk_sectors", "Sectors (proof files) of the last run by result: proven, failed, skipped.");
+  out.family("cuzk_sectors",
+             "Sectors (proof files) of the last run by result: proven, failed, skipped (not attempted after "
+             "a failure), already_proven (--skip-existing: the proof file was there and verified).");
   out.sample(double(report.sectors.size()), {{"result", "proven"}});
   out.sample(outcome.sectors_failed, {{"result", "failed"}});
   out.sample(outcome.sectors_skipped, {{"result", "skipped"}});
+  out.sample(double(report.already_proven.size()), {{"result", "already_proven"}});
   if (!outcome.failed_by_kind.empty()) {
     out.family("cuzk_failed_sectors",
                "Failed sectors of the last run by error kind (the kind of their --json records).");

@@ -553,7 +553,9 @@ RunReport prove_c1_files(const std::vector<std::string>& c1_paths, const ProveOp
 
   FailureLog failures(given);
   PhaseTimer check_timer;
-  const std::vector<CheckedInput> checked = check_inputs(c1_paths, given, store, failures);
+  detail::CheckedInputs inputs = check_inputs(c1_paths, given, store, failures);
+  const std::vector<CheckedInput>& checked = inputs.to_prove;
+  run.already_proven = std::move(inputs.already_proven);
   std::vector<std::size_t> to_prove;  // indices into c1_paths
   for (const CheckedInput& input : checked) to_prove.push_back(input.index);
   if (given.inputs_checked) {

@@ -104,6 +104,13 @@ struct ProveOptions {
   // A sector that fails (bad input, unsatisfied circuit, a proving or verification error) is recorded in
   // RunReport::failures and the run goes on with the next one; off: the first failure ends the run.
   bool keep_going = false;
+  // A sector whose proof file is in the output folder already and verifies against its C1 file (the check a
+  // new proof passes before it is written) is not proven again: it goes to RunReport::already_proven and to
+  // `already_proven` when the up-front checks find it. A proof file that does not verify (cut short, altered,
+  // another sector's) is renamed to `<sector>.proof.rejected-<UTC time>` (never overwritten or deleted) with
+  // a warning, and the sector is proven again. Needs the .vk even when `verify` is off.
+  bool skip_existing = false;
+  std::function<void(const AlreadyProven&)> already_proven;
   // Called from the proving stage when a partition is proven (`partitions`: the sector's count), and when
   // a sector's proof is written and its report complete (sectors come in input order).
   std::function<void(const std::string& c1_path, unsigned partition, unsigned partitions)> partition_proven;
@@ -150,7 +157,7 @@ RunReport prove_c1_files(const std::vector<std::string>& c1_paths, const ProveOp
 // the first bad input throws), the parameter files checked when present (missing ones become notes: the
 // plan needs neither them nor a GPU), and the memory plan against the device budget of the GPU config
 // (EngineDevices: its memory limit or a visible GPU's free memory; neither: JobError kNoDeviceBudget) and the
-// host's available memory.
+// host's available memory. No inputs (an empty shard) is an empty plan.
 struct PlannedSector {
   std::string c1_path;
   std::string sector;  // the proof file's stem
@@ -160,7 +167,10 @@ struct PlannedSector {
   std::string proof_path;
 };
 struct RunPlan {
-  std::vector<PlannedSector> sectors;
+  std::vector<PlannedSector> sectors;  // to prove
+  // With skip_existing: the sectors whose proof file verifies (nothing is renamed in a dry run: one that
+  // does not verify is a note and its sector is in `sectors`).
+  std::vector<AlreadyProven> already_proven;
   std::vector<std::string> notes;       // missing parameter files, where the circuit figures came from
   std::optional<RunMemoryPlan> memory;  // of the run's circuit that needs the most (none without sectors)
   bool fits() const { return !memory || memory->fits(); }

@@ -12,6 +12,7 @@
 
 #include "io/atomic_file.hpp"
 #include "io/mapped_file.hpp"
+#include "job/existing_proof.hpp"
 #include "job/prover_shape.hpp"
 #include "pce/cache.hpp"
 #include "prover/porep/c1_validate.hpp"
@@ -82,6 +83,58 @@ void check_parameters(ParameterStore& store, const porep::SectorShape& shape, bo
                        differs + "); they come from different setups");
 }
 
+// skip_existing: what the sector's proof file, when there is one, says. One that verifies makes the sector
+// already proven (its inputs.json written when asked for and missing); one that does not is renamed aside (a
+// dry run notes that it would be) and the sector is proven again.
+std::optional<AlreadyProven> take_existing_proof(std::size_t index, const std::string& c1_path,
+                                                 const porep::C1Output& c1, const std::string& sector,
+                                                 const ProveOptions& options, ParameterStore& store,
+                                                 std::vector<std::string>* dry_run_notes) {
+  const std::filesystem::path out(options.output_dir);
+  const std::filesystem::path proof_path = out / (sector + ".proof");
+  const porep::SectorShape& shape = *c1.registered_proof->shape;
+  std::error_code ec;
+  if (!std::filesystem::exists(proof_path, ec)) return std::nullopt;
+  if (dry_run_notes && !std::filesystem::exists(store.vk_path(shape), ec)) {
+    dry_run_notes->push_back(proof_path.string() + " exists and cannot be checked without " +
+                             store.vk_path(shape) + " (a real run stops there with exit 6)");
+    return std::nullopt;
+  }
+  const ExistingProof existing = examine_existing_proof(proof_path, c1, store.vk_for(shape));
+  if (existing.verdict == ExistingProof::Verdict::kRejected) {
+    if (dry_run_notes) {
+      dry_run_notes->push_back(fmt::format(
+          "{} is not sector {}'s proof: {}; a run sets it aside ({}...) and "
+          "proves the sector again",
+          proof_path.string(), sector, existing.why_rejected, proof_path.string() + ".rejected-"));
+    } else {
+      const std::filesystem::path aside = io::move_aside(proof_path, rejected_suffix());
+      spdlog::warn("{}: {} is not this sector's proof: {}; set aside as {}, and the sector is proven again",
+                   c1_path, proof_path.string(), existing.why_rejected, aside.string());
+    }
+    return std::nullopt;
+  }
+  if (existing.verdict != ExistingProof::Verdict::kVerified) return std::nullopt;
+  AlreadyProven done;
+  done.input_index = index;
+  done.c1_path = c1_path;
+  done.sector = sector;
+  done.proof_type = std::string(c1.registered_proof->name);
+  done.partitions = c1.registered_proof->partitions();
+  done.proof_path = proof_path.string();
+  done.proof_hex = existing.proof_hex;
+  if (options.dump_public_inputs) {
+    const std::filesystem::path inputs_path = out / (sector + ".inputs.json");
+    done.public_inputs_path = inputs_path.string();
+    // A run killed between writing the proof and its public inputs left the proof alone: finish its work.
+    if (!dry_run_notes && !std::filesystem::exists(inputs_path, ec)) {
+      const std::string json = public_inputs_json(existing.public_inputs);
+      io::write_file_atomic(inputs_path, {reinterpret_cast<const std::uint8_t*>(json.data()), json.size()});
+    }
+  }
+  return done;
+}
+
 }  // namespace
 
 std::string sector_name(const std::string& c1_path, const porep::C1Output& c1,
@@ -145,10 +198,10 @@ std::vector<SectorFailure> FailureLog::in_input_order() {
   return out;
 }
 
-std::vector<CheckedInput> check_inputs(const std::vector<std::string>& paths, const ProveOptions& options,
-                                       ParameterStore& store, FailureLog& failures,
-                                       std::vector<std::string>* dry_run_notes) {
-  std::vector<CheckedInput> passed;
+CheckedInputs check_inputs(const std::vector<std::string>& paths, const ProveOptions& options,
+                           ParameterStore& store, FailureLog& failures,
+                           std::vector<std::string>* dry_run_notes) {
+  CheckedInputs checked;
   std::set<std::string> names;
   const std::filesystem::path out(options.output_dir);
   const bool out_exists = std::filesystem::is_directory(out);
@@ -171,19 +224,28 @@ std::vector<CheckedInput> check_inputs(const std::vector<std::string>& paths, co
       auto [it, first] = parameters_checked.try_emplace(shape.sector_size);
       if (first) {
         try {
-          check_parameters(store, shape, options.verify, dry_run_notes);
+          check_parameters(store, shape, options.verify || options.skip_existing, dry_run_notes);
         } catch (...) {
           it->second = std::current_exception();
         }
       }
       if (it->second) std::rethrow_exception(it->second);
-      passed.push_back({i, sector, &*c1.registered_proof});
+      if (options.skip_existing) {
+        if (auto done = take_existing_proof(i, path, c1, sector, options, store, dry_run_notes)) {
+          progress(options,
+                   "checking " + path + ": " + done->proof_path + " verifies: already proven, skipped");
+          if (options.already_proven) options.already_proven(*done);
+          checked.already_proven.push_back(std::move(*done));
+          continue;
+        }
+      }
+      checked.to_prove.push_back({i, sector, &*c1.registered_proof});
     } catch (...) {
       failures.record(i, path, sector, "check");
       if (!options.keep_going) throw;
     }
   }
-  return passed;
+  return checked;
 }
 
 RunMemoryPlan plan_memory(const std::vector<CheckedInput>& inputs, const ProveOptions& options,
@@ -239,8 +301,9 @@ RunPlan plan_c1_files(const std::vector<std::string>& c1_paths, const ProveOptio
   ProveOptions strict = options;
   strict.keep_going = false;  // a dry run stops at the first bad input, as a run without --keep-going would
   FailureLog failures(strict);
-  const std::vector<CheckedInput> checked =
-      detail::check_inputs(c1_paths, strict, store, failures, &plan.notes);
+  detail::CheckedInputs inputs = detail::check_inputs(c1_paths, strict, store, failures, &plan.notes);
+  const std::vector<CheckedInput>& checked = inputs.to_prove;
+  plan.already_proven = std::move(inputs.already_proven);
   for (const CheckedInput& input : checked) {
     PlannedSector s;
     s.c1_path = c1_paths[input.index];

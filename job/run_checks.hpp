@@ -53,13 +53,20 @@ struct CheckedInput {
   const porep::RegisteredSealProof* proof = nullptr;
 };
 
+struct CheckedInputs {
+  std::vector<CheckedInput> to_prove;
+  std::vector<AlreadyProven> already_proven;  // skip_existing: proof files that verify
+};
+
 // Everything that can be checked before heavy work: each C1 file parses and validates, its proof file
-// can be written and the parameters of its size are there. Returns the sectors to prove; a failure throws,
-// or with keep_going is recorded and the sector left out. With `dry_run_notes` nothing is created (an
-// output folder yet to be made passes when it could be made) and missing parameter files are noted there.
-std::vector<CheckedInput> check_inputs(const std::vector<std::string>& paths, const ProveOptions& options,
-                                       ParameterStore& store, FailureLog& failures,
-                                       std::vector<std::string>* dry_run_notes = nullptr);
+// can be written and the parameters of its size are there; with skip_existing, a proof file already there
+// is verified (job/existing_proof.hpp). Returns the sectors to prove and those already proven; a failure
+// throws, or with keep_going is recorded and the sector left out. With `dry_run_notes` nothing is created
+// or renamed (an output folder yet to be made passes when it could be made) and missing parameter files
+// and proof files that would be set aside are noted there.
+CheckedInputs check_inputs(const std::vector<std::string>& paths, const ProveOptions& options,
+                           ParameterStore& store, FailureLog& failures,
+                           std::vector<std::string>* dry_run_notes = nullptr);
 
 // The memory plan of a run over the checked inputs (job/run_memory.hpp): the shape of every sector size
 // in it (job/prover_shape.hpp; the engines are given them) and the plan of the size that needs the most

@@ -33,6 +33,19 @@ struct SectorReport {
   PhaseTime total;
 };
 
+// A sector whose proof file was already in the output folder and verified against its C1 file
+// (ProveOptions::skip_existing): not proven again.
+struct AlreadyProven {
+  std::size_t input_index = 0;  // position among the C1 files
+  std::string c1_path;
+  std::string sector;  // the proof file's stem
+  std::string proof_type;
+  unsigned partitions = 0;
+  std::string proof_path;
+  std::string proof_hex;
+  std::string public_inputs_path;  // with --dump-public-inputs
+};
+
 // A sector that was not proven (ProveOptions::keep_going).
 struct SectorFailure {
   std::size_t input_index = 0;  // position among the C1 files
@@ -50,8 +63,9 @@ struct RunReport {
   EngineConfig engine_config;  // as the run was given it (ProveOptions::engine)
   bool overlap = false;        // synthesis and proving ran at once (ProveOptions::overlap)
   std::vector<SectorReport> sectors;
-  std::vector<SectorFailure> failures;  // in input order; empty unless keep_going
-  PhaseMap<PhaseTime> shared_phases;    // params.load, pce.load or pce.build, gpu.setup
+  std::vector<SectorFailure> failures;        // in input order; empty unless keep_going
+  std::vector<AlreadyProven> already_proven;  // in input order; empty unless skip_existing
+  PhaseMap<PhaseTime> shared_phases;          // params.load, pce.load or pce.build, gpu.setup
   PhaseTime total;
   std::uint64_t peak_rss_bytes = 0;
   // Sampled (job/memory_sampler.hpp): anonymous and file-backed host memory apart, and device memory.

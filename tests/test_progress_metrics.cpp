@@ -314,7 +314,9 @@ TEST(Metrics, RunMetricsFollowTheExpositionFormat) {
   outcome.gpu_name = "NVIDIA H200 \"SXM\"\\x\nnext";
   outcome.gpu_memory_used_bytes = 80ull << 30;
   outcome.finished_unix_s = 1764600000;
-  const std::string text = job::prometheus_metrics(sample_report(), outcome);
+  job::RunReport report = sample_report();
+  report.already_proven.resize(3);  // --skip-existing: proof files that were there and verified
+  const std::string text = job::prometheus_metrics(report, outcome);
   Exposition e;
   ASSERT_NO_THROW(e = parse_exposition(text)) << text;
 
@@ -332,6 +334,7 @@ TEST(Metrics, RunMetricsFollowTheExpositionFormat) {
   EXPECT_DOUBLE_EQ(value_of(e, "cuzk_sectors", {{"result", "proven"}}), 2);
   EXPECT_DOUBLE_EQ(value_of(e, "cuzk_sectors", {{"result", "failed"}}), 1);
   EXPECT_DOUBLE_EQ(value_of(e, "cuzk_sectors", {{"result", "skipped"}}), 2);
+  EXPECT_DOUBLE_EQ(value_of(e, "cuzk_sectors", {{"result", "already_proven"}}), 3);
   EXPECT_DOUBLE_EQ(value_of(e, "cuzk_partitions", {{"result", "proven"}}), 20);
   EXPECT_DOUBLE_EQ(value_of(e, "cuzk_partitions", {{"result", "failed"}}), 10);
   EXPECT_DOUBLE_EQ(value_of(e, "cuzk_peak_rss_bytes"), 123456789);

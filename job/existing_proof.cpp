@@ -1,0 +1,69 @@
+#include "job/existing_proof.hpp"
+
+#include <fmt/format.h>
+
+#include <ctime>
+
+#include "io/io_error.hpp"
+#include "job/prove.hpp"
+#include "prover/algebra/encoding.hpp"
+#include "prover/algebra/hex_bytes.hpp"
+#include "prover/groth16/errors.hpp"
+#include "prover/groth16/proof_file.hpp"
+#include "prover/porep/challenges.hpp"
+
+namespace cuzk::job::detail {
+
+ExistingProof examine_existing_proof(const std::filesystem::path& proof_path, const porep::C1Output& c1,
+                                     const groth16::VerifyingKey& vk) {
+  ExistingProof found;
+  std::error_code ec;
+  if (!std::filesystem::exists(proof_path, ec)) return found;
+  found.verdict = ExistingProof::Verdict::kRejected;
+  const porep::RegisteredSealProof& proof = *c1.registered_proof;
+  std::vector<std::uint8_t> bytes;
+  std::vector<groth16::Proof> proofs;
+  // A file that cannot be read or decoded is no proof of the sector either: it is set aside like one that
+  // does not verify (renaming it needs only the folder's permission), and the sector proven again.
+  try {
+    bytes = groth16::read_proof_file_bytes(proof_path);
+    proofs = groth16::parse_proofs(bytes, proof_path.string());
+  } catch (const io::IoError& e) {
+    found.why_rejected = e.what();
+    return found;
+  } catch (const algebra::EncodingError& e) {
+    found.why_rejected = e.what();
+    return found;
+  } catch (const groth16::Groth16Error& e) {
+    found.why_rejected = e.what();
+    return found;
+  }
+  if (proofs.size() != proof.partitions()) {
+    found.why_rejected = fmt::format("it holds {} partition proof(s) where a {} sector has {}", proofs.size(),
+                                     proof.name, proof.partitions());
+    return found;
+  }
+  for (unsigned k = 0; k < proof.partitions(); ++k)
+    found.public_inputs.push_back(
+        porep::generate_public_inputs(proof, c1.replica_id, c1.comm_d, c1.comm_r, c1.seed, k));
+  if (!verify_sector_proofs(vk, proofs, found.public_inputs)) {
+    found.public_inputs.clear();
+    found.why_rejected =
+        "it does not verify against this C1 file's public inputs (another sector's proof, or altered)";
+    return found;
+  }
+  found.verdict = ExistingProof::Verdict::kVerified;
+  found.proof_hex = algebra::bytes_to_hex(bytes);
+  return found;
+}
+
+std::string rejected_suffix() {
+  const std::time_t now = std::time(nullptr);
+  std::tm utc{};
+  gmtime_r(&now, &utc);
+  char stamp[32];
+  std::strftime(stamp, sizeof stamp, "%Y%m%dT%H%M%SZ", &utc);
+  return std::string(".rejected-") + stamp;
+}
+
+}  // namespace cuzk::job::detail

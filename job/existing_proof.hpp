@@ -1,0 +1,36 @@
+// `cuzk prove --skip-existing` (ProveOptions::skip_existing): a sector's proof file found in the output
+// folder before any work is checked as a new proof is before it is written, against the verifying key and
+// the public inputs the verifier derives from the C1 file. One that verifies is the sector's proof; one that
+// does not is renamed aside (kept for a person to look at, never overwritten or deleted).
+#pragma once
+
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "prover/algebra/bls12_381.hpp"
+#include "prover/groth16/parameters.hpp"
+#include "prover/porep/vanilla_proof.hpp"
+
+namespace cuzk::job::detail {
+
+struct ExistingProof {
+  enum class Verdict {
+    kAbsent,    // no file: the sector is proven
+    kVerified,  // the sector's proof: not proven again
+    kRejected,  // a file that is not the sector's valid proof: set aside, and the sector proven again
+  };
+  Verdict verdict = Verdict::kAbsent;
+  std::string why_rejected;  // "holds 2 partition proofs where the sector has 1", "does not verify", ...
+  std::string proof_hex;     // kVerified: the file's bytes
+  std::vector<std::vector<algebra::Fr>> public_inputs;  // kVerified: per partition (--dump-public-inputs)
+};
+
+// Reads and verifies `proof_path` (a regular file, or none: io::check_output_file has refused the others).
+ExistingProof examine_existing_proof(const std::filesystem::path& proof_path, const porep::C1Output& c1,
+                                     const groth16::VerifyingKey& vk);
+
+// The suffix a rejected proof file is renamed with: ".rejected-<UTC time, 20240131T235959Z>".
+std::string rejected_suffix();
+
+}  // namespace cuzk::job::detail
