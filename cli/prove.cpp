@@ -11,6 +11,7 @@
 #include <bit>
 #include <chrono>
 #include <cstdio>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <map>
@@ -25,6 +26,7 @@
 #include "cli/exit_codes.hpp"
 #include "cli/format.hpp"
 #include "cli/help_format.hpp"
+#include "cli/prove_output.hpp"
 #include "cli/signals.hpp"
 #include "gpu/device_info.hpp"
 #include "io/atomic_file.hpp"
@@ -35,6 +37,7 @@
 #include "job/metrics.hpp"
 #include "job/progress.hpp"
 #include "job/run_memory.hpp"
+#include "job/shard.hpp"
 #include "prover/timing.hpp"
 
 namespace cuzk::cli {
@@ -53,6 +56,10 @@ struct ProveFlags {
   std::string pce_cache_dir;
   bool json = false;
   bool dry_run = false;
+  std::string shard;  // --shard K/N|auto; empty: every input
+  // --shard-count N: the Kubernetes Job's completions, with --shard auto.
+  std::optional<unsigned> shard_count;
+  bool skip_existing = false;
   std::string metrics_file;
   // --metrics-label KEY=VALUE, each checked by metrics_label_validator.
   std::vector<std::string> metrics_labels;
@@ -66,47 +73,6 @@ void write_text_atomic(const std::string& path, const std::string& text) {
 void write_report(const std::string& path, const job::RunReport& report) {
   bool yaml = path.ends_with(".yaml") || path.ends_with(".yml");
   write_text_atomic(path, yaml ? job::to_yaml(report) : job::to_json(report));
-}
-
-// `--json` result records, one line per input (docs/json-results.md).
-constexpr const char* kResultSchema = "cuzk.prove.result/1";
-
-std::string proven_record(const job::SectorReport& s) {
-  nlohmann::ordered_json j;
-  j["schema"] = kResultSchema;
-  j["status"] = "proven";
-  j["c1"] = s.c1_path;
-  j["sector"] = s.sector;
-  j["proof_type"] = s.proof_type;
-  j["partitions"] = s.partitions;
-  j["proof"] = s.proof_path;
-  j["proof_hex"] = s.proof_hex;
-  j["verified"] = s.verified;
-  j["seconds"] = s.total.wall_s;
-  if (!s.public_inputs_path.empty()) j["public_inputs"] = s.public_inputs_path;
-  return json_text(j);
-}
-
-std::string failed_record(const std::string& c1, const ReportedError& error) {
-  nlohmann::ordered_json j;
-  j["schema"] = kResultSchema;
-  j["status"] = "failed";
-  j["c1"] = c1;
-  j["sector"] = nullptr;
-  j["error"] = {{"kind", error.kind}, {"exit_code", error.exit_code}, {"message", error.message}};
-  return json_text(j);
-}
-
-std::string skipped_record(const std::string& c1, int exit_code) {
-  nlohmann::ordered_json j;
-  j["schema"] = kResultSchema;
-  j["status"] = "skipped";
-  j["c1"] = c1;
-  j["sector"] = nullptr;
-  j["error"] = {{"kind", "not_attempted"},
-                {"exit_code", exit_code},
-                {"message", "not attempted: an earlier input failed"}};
-  return json_text(j);
 }
 
 // On a terminal, log lines first erase the live progress line and then draw it
@@ -215,6 +181,8 @@ class ProveRun {
     options.pce_readonly = f_.pce_readonly;
     options.pce_cache_dir = f_.pce_cache_dir;
     options.keep_going = f_.keep_going;
+    options.skip_existing = f_.skip_existing;
+    options.already_proven = [this](const job::AlreadyProven& s) { on_already_proven(s); };
     if (f_.no_verify) spdlog::warn("--no-verify: proofs are written without being verified first");
     options.progress = [this](const std::string& m) { on_step(m); };
     options.inputs_checked = [this](const std::map<std::string, unsigned>& partitions_by_c1) {
@@ -234,9 +202,7 @@ class ProveRun {
     return options;
   }
 
-  bool live() const {
-    return progress_.style() == job::ProgressReporter::Style::kLiveLine;
-  }
+  bool live() const { return progress_.style() == job::ProgressReporter::Style::kLiveLine; }
 
   void on_step(const std::string& message) {
     if (message.starts_with("parsing ")) ++sectors_started_;
@@ -310,6 +276,18 @@ class ProveRun {
       spdlog::info("  {:<14} wall {:8.3f} s  cpu {:8.3f} s", phase, t.wall_s, t.cpu_s);
   }
 
+  // Found by the up-front checks, before any sector is proven: its line or record now, as a proven one's.
+  void on_already_proven(const job::AlreadyProven& s) {
+    already_proven_.push_back(s);
+    progress_.suspend();
+    if (f_.json)
+      std::printf("%s\n", already_proven_record(s).c_str());
+    else
+      std::printf("%s %s\n", s.sector.c_str(), s.proof_hex.c_str());
+    std::fflush(stdout);
+    progress_.resume();  // the job's progress message has logged it
+  }
+
   unsigned partitions_of(const std::string& c1) {
     std::lock_guard lock(counts_mutex_);
     auto it = partitions_of_.find(c1);
@@ -349,6 +327,7 @@ class ProveRun {
     }
     std::set<std::string> proven;
     for (const auto& s : done_) proven.insert(s.c1_path);
+    for (const auto& s : already_proven_) proven.insert(s.c1_path);
     // With --keep-going no input is skipped (docs/json-results.md): an error that stops the run fails
     // every input not proven, with that error (a missing GPU fails them all). So does a signal: none was
     // passed over for another's error.
@@ -372,6 +351,7 @@ class ProveRun {
     partial.engine = options.engine.name();
     partial.engine_config = options.engine;
     partial.sectors = done_;
+    partial.already_proven = already_proven_;
     partial.total = run_timer.elapsed();
     partial.peak_rss_bytes = peak_rss_bytes();
     outcome.success = false;
@@ -423,6 +403,9 @@ class ProveRun {
     } catch (...) {
       report_error = std::current_exception();
     }
+    if (!report.already_proven.empty())
+      spdlog::info("{} sector(s) proven, {} already proven (--skip-existing)", report.sectors.size(),
+                   report.already_proven.size());
     outcome.success = report.failures.empty() && !report_error;
     if (report.peak_device_bytes) outcome.gpu_memory_used_bytes = report.peak_device_bytes;
     write_metrics(report, outcome);
@@ -450,71 +433,15 @@ class ProveRun {
   std::uint64_t partitions_done_ = 0;
   std::atomic<std::size_t> sectors_started_ = 0;  // read by both stages' threads
   std::vector<job::SectorReport> done_;
+  std::vector<job::AlreadyProven> already_proven_;  // --skip-existing: found by the up-front checks
   std::optional<job::SectorFailure> first_failure_;
   std::string gpu_name_;
   std::vector<std::string> gpu_uuids_;
 };
 
-// `--dry-run --json`: one object (docs/large-sectors.md, "Planning a run").
-constexpr const char* kDryRunSchema = "cuzk.prove.dry-run/1";
-
-void print_dry_run_json(const job::RunPlan& plan) {
-  nlohmann::ordered_json j;
-  j["schema"] = kDryRunSchema;
-  j["sectors"] = nlohmann::ordered_json::array();
-  for (const job::PlannedSector& s : plan.sectors)
-    j["sectors"].push_back(nlohmann::ordered_json{{"sector", s.sector},
-                                                  {"c1", s.c1_path},
-                                                  {"proof_type", s.proof_type},
-                                                  {"sector_size", s.sector_size},
-                                                  {"partitions", s.partitions},
-                                                  {"proof_file", s.proof_path}});
-  const job::RunMemoryPlan& memory = *plan.memory;
-  j["circuit"] = memory.sector_size;
-  if (memory.device) j["device"] = job::device_plan_json(*memory.device);
-  j["host_bytes"] = memory.host.total;
-  j["host"] = job::host_plan_json(memory.host);
-  j["fits"] = plan.fits();
-  j["notes"] = plan.notes;
-  std::printf("%s\n", json_text(j).c_str());
-}
-
-void print_dry_run_text(const job::RunPlan& plan) {
-  std::printf("dry run: nothing is synthesized, proven or written\n");
-  for (const job::PlannedSector& s : plan.sectors)
-    std::printf("sector %s: %s, %s (%s, %u partition%s) -> %s\n", s.sector.c_str(), s.c1_path.c_str(),
-                s.proof_type.c_str(), s.sector_size.c_str(), s.partitions, s.partitions == 1 ? "" : "s",
-                s.proof_path.c_str());
-  for (const std::string& note : plan.notes) std::printf("note: %s\n", note.c_str());
-  const job::RunMemoryPlan& memory = *plan.memory;
-  // A range is a power of two, or the longest vector when that is shorter (printed as the power above).
-  const auto lg = [](std::size_t n) { return unsigned(std::bit_width(n > 1 ? n - 1 : 1)); };
-  if (const auto& d = memory.device) {
-    std::printf("GPU plan for %s sectors, budget %s (%s):\n", memory.sector_size.c_str(),
-                human_bytes(d->budget).c_str(), memory.request.device_budget_from.c_str());
-    for (const gpu::VectorPlan& v : d->vectors)
-      std::printf(
-          "  %-5s %12zu points %10s  %s\n", gpu::base_vector_name(v.id), v.count,
-          human_bytes(v.bytes).c_str(),
-          v.resident ? "resident" : fmt::format("streamed in windows of 2^{} points", lg(d->range)).c_str());
-    std::printf("  MSM ranges of 2^%u points; constraints on the %s; %s sent per partition\n", lg(d->range),
-                d->constraints_on_device ? "device" : "host",
-                human_bytes(d->upload_bytes_per_partition).c_str());
-    std::printf("  needs %s of %s: %s\n", human_bytes(d->need).c_str(), human_bytes(d->budget).c_str(),
-                d->fits ? "fits" : "does NOT fit");
-  }
-  const gpu::HostPlan& h = memory.host;
-  std::printf("host plan for %s sectors (%s engine):\n  %s\n", memory.sector_size.c_str(),
-              memory.request.gpu ? "GPU" : "CPU", h.describe().c_str());
-  std::printf("  needs %s of %s: %s\n", human_bytes(h.total).c_str(),
-              h.available ? (human_bytes(h.available) + " available").c_str() : "an unknown amount available",
-              h.fits ? "fits" : "does NOT fit");
-  std::printf("%s\n", plan.fits() ? "the run fits" : "the run does NOT fit");
-}
-
 // `cuzk prove --dry-run`: the up-front checks and the memory plans, printed; nothing is made, proven or
 // written, and neither the parameters nor a GPU are needed. Exit 0 when the plans fit, 8 when one does not.
-void run_dry(const ProveFlags& f) {
+void run_dry(const ProveFlags& f, const std::optional<job::Shard>& shard) {
   if (!f.report.empty()) io::check_output_file(f.report);
   if (!f.metrics_file.empty()) io::check_output_file(f.metrics_file);
   job::ProveOptions options;
@@ -522,12 +449,10 @@ void run_dry(const ProveFlags& f) {
   options.verify = !f.no_verify;
   options.dump_public_inputs = f.dump_inputs;
   options.pce_cache_dir = f.pce_cache_dir;
+  options.skip_existing = f.skip_existing;
   apply_job_flags(f.job, options);
   const job::RunPlan plan = job::plan_c1_files(f.job.c1_files, options);
-  if (f.json)
-    print_dry_run_json(plan);
-  else
-    print_dry_run_text(plan);
+  print_dry_run(plan, shard, f.json);
   std::fflush(stdout);
   if (!plan.fits()) throw job::JobError(job::JobError::Kind::kInsufficientMemory, plan.memory->shortfall());
 }
@@ -551,12 +476,53 @@ void check_metrics_labels(const ProveFlags& f) {
                                  "label " + label.substr(0, label.find('=')) + " given twice");
 }
 
+// --shard: this process's slice, or none (every input). A K/N or a scheduler's variable that names no slice
+// is a usage error before any work, naming the flag or the variable.
+std::optional<job::Shard> choose_shard(const ProveFlags& f) {
+  if (f.shard_count && f.shard != "auto")
+    throw CLI::ValidationError("--shard-count",
+                               "only with --shard auto (--shard K/N gives the count itself)");
+  if (f.shard.empty()) return std::nullopt;
+  if (f.shard != "auto") {
+    const job::ShardChoice choice = job::parse_shard(f.shard);
+    if (!choice.problem.empty()) throw CLI::ValidationError("--shard", choice.problem);
+    return choice.shard;
+  }
+  const auto getenv = [](const char* name) {
+    const char* value = std::getenv(name);
+    return std::string(value ? value : "");
+  };
+  const job::ShardChoice choice = job::shard_from_environment(getenv, f.shard_count);
+  if (!choice.problem.empty()) throw CLI::ValidationError("--shard auto", choice.problem);
+  spdlog::info("--shard auto: {}", choice.source);
+  return choice.shard;
+}
+
+// The shard's inputs, in the order given (job/shard.hpp: by sector, so every process agrees).
+std::vector<std::string> shard_inputs(const ProveFlags& f, job::Shard shard) {
+  const std::vector<std::string>& all = f.job.c1_files;
+  const job::ProveOptions::ProofNaming naming = f.job.name_by == "stem"
+                                                    ? job::ProveOptions::ProofNaming::kFileStem
+                                                    : job::ProveOptions::ProofNaming::kSectorNumber;
+  std::vector<std::string> mine;
+  for (std::size_t i : job::shard_slice(job::shard_keys(all, naming), shard)) mine.push_back(all[i]);
+  if (mine.empty())
+    spdlog::info("shard {}/{}: none of the {} input(s) falls in this slice: nothing to prove", shard.index,
+                 shard.count, all.size());
+  else
+    spdlog::info("shard {}/{}: {} of the {} input(s)", shard.index, shard.count, mine.size(), all.size());
+  return mine;
+}
+
 void run_prove(const ProveFlags& f) {
   check_metrics_labels(f);
+  const std::optional<job::Shard> shard = choose_shard(f);
+  ProveFlags sliced = f;
+  if (shard) sliced.job.c1_files = shard_inputs(f, *shard);
   if (f.dry_run)
-    run_dry(f);
+    run_dry(sliced, shard);
   else
-    ProveRun(f).run();
+    ProveRun(sliced).run();
 }
 
 // The footer of `cuzk prove --help`.
@@ -564,6 +530,7 @@ constexpr const char* kProveExamples = R"(Examples:
   $ cuzk prove c1.json -o proofs/ --gpu
   $ cuzk prove c1/*.json -o proofs/ --gpu --json --keep-going --metrics-file cuzk.prom
   $ cuzk prove c1/*.json -o proofs/ --gpu --gpu-memory 22GiB --dry-run
+  $ cuzk prove c1/*.json -o /shared/proofs --gpu --shard auto --skip-existing   # in a Slurm array
   $ cuzk prove c1.json --test-randomness 1 --report report.json    # reproducible: tests only)";
 
 }  // namespace
@@ -601,6 +568,21 @@ void register_prove_commands(CLI::App& app) {
   prove
       ->add_flag("--dry-run", pf->dry_run,
                  "check the inputs, print the sectors and the memory plans; prove nothing")
+      ->group(kScriptingGroup);
+  prove
+      ->add_option("--shard", pf->shard,
+                   "prove slice K (from 0) of N of the sectors; auto: from Slurm or Kubernetes")
+      ->type_name("K/N|auto")
+      ->group(kScriptingGroup);
+  prove
+      ->add_option("--shard-count", pf->shard_count,
+                   "N for --shard auto under JOB_COMPLETION_INDEX: the Kubernetes Job's completions")
+      ->check(CLI::Range(1u, job::kMaxShards))
+      ->type_name("N")
+      ->group(kScriptingGroup);
+  prove
+      ->add_flag("--skip-existing", pf->skip_existing,
+                 "skip a sector whose proof file verifies; set aside one that does not, and prove it")
       ->group(kScriptingGroup);
   CLI::Option* metrics_file =
       prove
