@@ -7,7 +7,8 @@ here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 packages=(cmake make g++ pkg-config git libcli11-dev libspdlog-dev libfmt-dev libyaml-cpp-dev libzstd-dev
           libgtest-dev libgmock-dev nlohmann-json3-dev libssl-dev libbenchmark-dev nodejs npm
           clang libclang-rt-14-dev libomp-14-dev  # these three: scripts/sanitize-and-fuzz.sh
-          help2man dpkg-dev jq bsdutils)  # bsdutils: script(1), tests/scripts/terminal_progress.sh
+          help2man dpkg-dev jq bsdutils  # bsdutils: script(1), tests/scripts/terminal_progress.sh
+          slurm-wlm munge python3-yaml)  # a one-node Slurm cluster, the Kubernetes Job: tests/scripts/slurm_array.sh, scheduler_examples.sh
 missing=()
 for p in "${packages[@]}"; do
   # nodejs/npm may come from another source (nodesource); accept any working binary.
