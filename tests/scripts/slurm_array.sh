@@ -255,8 +255,9 @@ submit again 120
 echo "second array (job $job): $(($(date +%s) - t0)) s"
 [ "$job" != "$first_job" ] || fail "the second submission got the first one's job id"
 [ "$(cat "$proofs"/results/"${job}"_*.1.jsonl | wc -l)" -eq 8 ] || fail "the second array did not write 8 records"
-got="$(jq -r '.status' "$proofs"/results/"${job}"_*.1.jsonl | sort | uniq -c | awk '{print $2 "x" $1}' | tr '\n' ' ')"
-[ "$got" = "skippedx8 " ] || fail "second array's records (status x times): $got"
+got="$(jq -r '"\(.status)/\(.reason)/\(.sector)"' "$proofs"/results/"${job}"_*.1.jsonl | sort | tr '\n' ' ')"
+want="$(for i in $(seq 1 8); do printf 'skipped/already_proven/s%s ' "$i"; done)"
+[ "$got" = "$want" ] || fail "the second array's records (status/reason/sector): $got"
 [ "$(cd "$proofs" && sha256sum -- *.proof)" = "$sums" ] || fail "the second array changed proof files"
 [ "$(find "$proofs" -mindepth 1 -maxdepth 1 ! -name results | wc -l)" -eq 8 ] || fail "the second array left other files: $(ls -A "$proofs")"
 
