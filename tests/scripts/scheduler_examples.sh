@@ -120,16 +120,17 @@ for m in sorted(mounts, key=lambda m: -len(m["mountPath"])):
 open(command_out, "w").write(script + "\n")
 EOF
 
-# A stand-in for cuzk: each call takes the next line "CODE KINDS" of $FAKE_PLAN, writes its arguments
-# to $FAKE_CALLS, prints one "proven" record for KINDS "ok", one "failed" record per kind of the
-# comma-separated KINDS, none for "-", and exits CODE.
+# A stand-in for cuzk: each call takes the next line "CODE KINDS [SECONDS]" of $FAKE_PLAN, writes its
+# arguments to $FAKE_CALLS, sleeps SECONDS, prints one "proven" record for KINDS "ok", one "failed" record
+# per kind of the comma-separated KINDS, none for "-", and exits CODE.
 mkdir -p "$tmp/bin"
 cat >"$tmp/bin/cuzk" <<'EOF'
 #!/usr/bin/env bash
 set -euo pipefail
-read -r code kinds < <(head -n 1 "$FAKE_PLAN")
+read -r code kinds delay < <(head -n 1 "$FAKE_PLAN")
 sed -i 1d "$FAKE_PLAN"
 echo "$* | CUDA_VISIBLE_DEVICES=${CUDA_VISIBLE_DEVICES:-} JOB_COMPLETION_INDEX=${JOB_COMPLETION_INDEX:-}" >>"$FAKE_CALLS"
+[ -z "${delay:-}" ] || sleep "$delay"  # a run that takes a while (SIGTERM to the script meanwhile)
 case "$kinds" in
   ok) echo '{"schema":"cuzk.prove.result/1","status":"proven","c1":"a.json","sector":"1"}' ;;
   -) ;;
@@ -179,6 +180,22 @@ run_task gpu-and-no-device 8 1 "8 gpu,no-device" "0 ok"  # no usable GPU left on
 run_task input-and-gpu 3 2 "3 input,gpu" "3 input"  # a bad input does not stop the retry of the GPU error
 run_task usage 2 1 "2 -"
 grep -q "retrying (failed: gpu" "$tmp/task-gpu-then-ok.txt" || fail "the retry is not logged with its reason"
+# SIGTERM to the task (scancel, the time limit: Slurm signals every process of the task, cuzk stops at a
+# safe point): the script waits for cuzk, exits with its status and does not retry.
+printf '%s\n' "143 interrupted 2" "0 ok" >"$tmp/plan"
+: >"$tmp/calls"
+(export FAKE_PLAN="$tmp/plan" FAKE_CALLS="$tmp/calls" CUZK="$tmp/bin/cuzk" RETRY_PAUSE=0
+ export SLURM_ARRAY_JOB_ID=77 SLURM_ARRAY_TASK_ID=1 SLURM_ARRAY_TASK_COUNT=4
+ exec bash "$sbatch_script" "$tmp/out-term" "$tmp/a.json") >"$tmp/task-term.txt" 2>&1 &
+task_pid=$!
+for _ in $(seq 50); do [ -s "$tmp/calls" ] && break; sleep 0.1; done
+kill -TERM "$task_pid"
+got=0
+wait "$task_pid" || got=$?
+[ "$got" -eq 143 ] || { cat "$tmp/task-term.txt" >&2; fail "a task stopped by SIGTERM exited $got, expected 143 (cuzk's)"; }
+grep -q "attempt 1: cuzk exited 143" "$tmp/task-term.txt" && grep -q "stopped by SIGTERM" "$tmp/task-term.txt" ||
+  { cat "$tmp/task-term.txt" >&2; fail "the task did not wait for cuzk to stop"; }
+[ "$(wc -l <"$tmp/calls")" -eq 1 ] || fail "a task stopped by SIGTERM ran cuzk again"
 got=0
 (export FAKE_PLAN="$tmp/plan" FAKE_CALLS="$tmp/calls" CUZK="$tmp/bin/cuzk" CUZK_ENGINE=cpu CUZK_FLAGS="--threads 1 --miner-id 7"
  export SLURM_ARRAY_JOB_ID=77 SLURM_ARRAY_TASK_ID=0 SLURM_ARRAY_TASK_COUNT=1
