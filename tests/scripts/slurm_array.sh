@@ -36,14 +36,16 @@ tmp="$(mktemp -d)"
 chmod 0755 "$tmp"  # the munge user walks through it to its folders
 pids=()            # the daemons, in the order to stop them: slurmd, slurmctld, munged (last: they need it)
 watchdog=""
+sbatch_pid=""      # a `timeout sbatch --wait` in progress
 alive() {  # a zombie (exited, not yet waited for) is dead
   local state
   state="$(awk '{print $3}' "/proc/$1/stat" 2>/dev/null)" && [ -n "$state" ] && [ "$state" != Z ]
 }
 stop_cluster() {
   if ((${#pids[@]})) && [ -n "${SLURM_CONF:-}" ]; then
+    # The tasks get SIGTERM (cuzk stops at a safe point, the script waits for it), SIGKILL after KillWait.
     timeout 10 scancel --quiet --full --user=root >/dev/null 2>&1 || true
-    for _ in $(seq 50); do
+    for _ in $(seq 100); do
       [ -z "$(timeout 5 squeue -h -o %i 2>/dev/null)" ] && break
       sleep 0.2
     done
@@ -64,6 +66,7 @@ stop_cluster() {
 }
 cleanup() {
   local code=$?
+  [ -n "$sbatch_pid" ] && { kill -TERM "$sbatch_pid" 2>/dev/null || true; }  # timeout passes it on to sbatch
   stop_cluster
   [ -n "$watchdog" ] && { kill -TERM "$watchdog" 2>/dev/null || true; wait "$watchdog" 2>/dev/null || true; }
   if ((code != 0)) && ((code != 77)); then
@@ -113,7 +116,9 @@ timeout 10 munge -n -S "$socket" | timeout 10 unmunge -S "$socket" >/dev/null 2>
 ( trap 'kill "$sleeper" 2>/dev/null; exit 0' TERM
   sleep 600 & sleeper=$!
   wait "$sleeper"
-  echo "slurm_array.sh: the cluster ran past 600 s: killing it" >&2
+  echo "slurm_array.sh: the cluster ran past 600 s: stopping its jobs, killing it" >&2
+  timeout 10 scancel --quiet --full --user=root >/dev/null 2>&1
+  sleep 10
   read -r -a daemons <"$tmp/pids"
   kill -KILL "${daemons[@]}" 2>/dev/null ) &
 watchdog=$!
@@ -168,6 +173,7 @@ SchedulerType=sched/builtin
 SelectType=select/cons_tres
 SelectTypeParameters=CR_Core
 ReturnToService=2
+KillWait=5
 SlurmdParameters=config_overrides
 $gres_types
 NodeName=localhost NodeAddr=127.0.0.1 CPUs=2 RealMemory=4096 $node_gres State=UNKNOWN
@@ -197,10 +203,15 @@ echo "cluster up in $(($(date +%s) - started)) s"
 proofs="$tmp/proofs"
 submit() {  # submit NAME SECONDS: runs the array, waits for it at most SECONDS; sets job
   local got=0
-  job="$(cd "$tmp/submit" && CUZK="$CUZK_BIN" CUZK_ENGINE=cpu CUZK_FLAGS="--threads 1" MAX_ATTEMPTS=1 \
+  # In the background: a TERM to this test is handled at once, not when sbatch returns.
+  (cd "$tmp/submit" && CUZK="$CUZK_BIN" CUZK_ENGINE=cpu CUZK_FLAGS="--threads 1" MAX_ATTEMPTS=1 \
     FIL_PROOFS_PARAMETER_CACHE="$params" CUZK_PCE_CACHE="$tmp/pce" \
-    timeout "$2" sbatch --array=0-3 --wait --parsable --cpus-per-task=1 --mem=512M "${gres_override[@]}" \
-    "$sbatch_script" "$proofs" "$tmp"/c1/s*.json 2>"$tmp/sbatch-$1.err")" || got=$?
+    exec timeout "$2" sbatch --array=0-3 --wait --parsable --cpus-per-task=1 --mem=512M "${gres_override[@]}" \
+    "$sbatch_script" "$proofs" "$tmp"/c1/s*.json) >"$tmp/sbatch-$1.out" 2>"$tmp/sbatch-$1.err" &
+  sbatch_pid=$!
+  wait "$sbatch_pid" || got=$?
+  sbatch_pid=""
+  job="$(head -n 1 "$tmp/sbatch-$1.out")"
   job="${job%%;*}"
   if ((got != 0)); then
     cat "$tmp/sbatch-$1.err" "$tmp"/submit/*.log >&2 2>/dev/null || true
