@@ -114,9 +114,9 @@ timeout 10 munge -n -S "$socket" | timeout 10 unmunge -S "$socket" >/dev/null 2>
 
 # Everything the cluster does has a deadline: past it, the daemons are killed whatever this shell is doing.
 ( trap 'kill "$sleeper" 2>/dev/null; exit 0' TERM
-  sleep 600 & sleeper=$!
+  sleep 1200 & sleeper=$!
   wait "$sleeper"
-  echo "slurm_array.sh: the cluster ran past 600 s: stopping its jobs, killing it" >&2
+  echo "slurm_array.sh: the cluster ran past 1200 s: stopping its jobs, killing it" >&2
   timeout 10 scancel --quiet --full --user=root >/dev/null 2>&1
   sleep 10
   read -r -a daemons <"$tmp/pids"
@@ -221,7 +221,7 @@ submit() {  # submit NAME SECONDS: runs the array, waits for it at most SECONDS;
   [[ "$job" =~ ^[0-9]+$ ]] || fail "sbatch printed '$job', not a job id"
 }
 t0=$(date +%s)
-submit first 420
+submit first 900  # about 150 s on two idle cores: 8 proofs of ~37 CPU-seconds each
 echo "first array (job $job): $(($(date +%s) - t0)) s"
 
 # 4 tasks, one record file each (no retry), each with its own shard and its own fake GPU.
@@ -262,7 +262,7 @@ fi
 sums="$(cd "$proofs" && sha256sum -- *.proof)"
 first_job=$job
 t0=$(date +%s)
-submit again 120
+submit again 180
 echo "second array (job $job): $(($(date +%s) - t0)) s"
 [ "$job" != "$first_job" ] || fail "the second submission got the first one's job id"
 [ "$(cat "$proofs"/results/"${job}"_*.1.jsonl | wc -l)" -eq 8 ] || fail "the second array did not write 8 records"
