@@ -2,8 +2,9 @@
 # A real scheduler: this test starts a one-node Slurm cluster (Debian's slurm-wlm and munge; slurmctld and
 # slurmd on localhost, its own munge key, socket and ports), submits docs/examples/cuzk-array.sbatch, the
 # documented script itself, as an array of 4 tasks over 8 2KiB C1 files (CPU engine), and checks that the 8
-# proofs exist and verify and that each sector was proven by exactly one task. A second submission of the
-# same array proves nothing again (--skip-existing). It stops the cluster it started, by PID.
+# proofs exist and verify, that each sector was proven by exactly one task, and that each task proved the
+# sectors `cuzk prove --dry-run --shard K/4` lists. A second submission of the same array proves nothing
+# again (--skip-existing). It stops the cluster it started, by PID.
 #
 # Needs root and the packages slurm-wlm and munge (scripts/install-deps.sh installs them). Without them the
 # test fails; CUZK_SKIP_SLURM=1 skips it on purpose (exit 77: ctest reports it as skipped).
@@ -244,6 +245,14 @@ got="$(jq -r '.sector' "$proofs"/results/"${job}"_*.jsonl | sort | uniq -c | awk
 for k in 0 1 2 3; do
   n="$(jq -s 'length' "$proofs/results/${job}_$k.1.jsonl")"
   [ "$n" -eq 2 ] || fail "task $k proved $n sectors, not 2 of the 8"
+done
+# The split is the one the dry run shows: `cuzk prove --dry-run --shard K/4` lists task K's sectors.
+for k in 0 1 2 3; do
+  want="$("$CUZK_BIN" prove --dry-run --shard "$k/4" --json -o "$tmp/dry-run" --params-dir "$params" \
+    --pce-cache-dir "$tmp/pce" "$tmp"/c1/s*.json 2>"$tmp/dry-run.err" | jq -r '.sectors[].sector' | sort | tr '\n' ' ')" ||
+    { cat "$tmp/dry-run.err" >&2; fail "cuzk prove --dry-run --shard $k/4 failed"; }
+  got="$(jq -r '.sector' "$proofs/results/${job}_$k.1.jsonl" | sort | tr '\n' ' ')"
+  [ -n "$want" ] && [ "$got" = "$want" ] || fail "task $k proved $got; cuzk prove --dry-run --shard $k/4 lists '$want'"
 done
 
 # The 8 proofs, and nothing else, each verified against its C1 file.
