@@ -222,7 +222,7 @@ submit() {  # submit NAME SECONDS: runs the array, waits for it at most SECONDS;
   [[ "$job" =~ ^[0-9]+$ ]] || fail "sbatch printed '$job', not a job id"
 }
 t0=$(date +%s)
-submit first 900  # about 150 s on two idle cores: 8 proofs of ~37 CPU-seconds each
+submit first 900  # 234 s on two cores otherwise idle: 8 proofs of ~37 CPU-seconds each, 4 parameter loads
 echo "first array (job $job): $(($(date +%s) - t0)) s"
 
 # 4 tasks, one record file each (no retry), each with its own shard and its own fake GPU.
