@@ -31,6 +31,7 @@
 #include "gpu/device_info.hpp"
 #include "gpu/field.cuh"
 #include "gpu/msm.hpp"
+#include "gpu/h_step.hpp"
 #include "gpu/ntt.hpp"
 
 using namespace cuzk;

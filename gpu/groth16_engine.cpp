@@ -14,9 +14,9 @@
 #include "gpu/cuda_check.hpp"
 #include "gpu/dense_gather.hpp"
 #include "gpu/device_info.hpp"
+#include "gpu/h_step.hpp"
 #include "gpu/memory_plan.hpp"
 #include "gpu/msm.hpp"
-#include "gpu/ntt.hpp"
 #include "gpu/parameter_upload.hpp"
 #include "gpu/spmv.hpp"
 #include "io/host_memory.hpp"
@@ -207,6 +207,7 @@ MemoryPlan plan_memory(const groth16::ParameterHeader& p, std::size_t budget,
   request.budget = budget;
   request.device_constraints = options.device_constraints && options.shape && options.shape->constraints > 0;
   request.windows_in_h_step = windows_in_h_step_allowed();
+  request.two_buffer_h_step = two_buffer_h_step_allowed();
   MemoryPlan plan;
   plan.device = plan_device_memory(shape, request);
   plan.budget = budget;
@@ -264,7 +265,7 @@ class GpuEngine final : public groth16::ProverEngine {
       const std::size_t window = plan_.device.range;
       const bool g2_streamed = header.b_g2 > 0 && !plan_.device.vector(BaseVectorId::kBG2).resident;
       if (plan_.device.windows_in_h_step) {
-        h_step_.emplace(algebra::log2_ceil(header.h + 1));
+        h_step_.emplace(algebra::log2_ceil(header.h + 1), plan_.device.h_step_buffers);
         g1_window_ = lent_window<algebra::G1Config>(window, *h_step_, workspace_);
         if (g2_streamed)
           g2_window_ = lent_window<algebra::G2Config>(std::min(window, header.b_g2), *h_step_, workspace_);
@@ -303,7 +304,7 @@ class GpuEngine final : public groth16::ProverEngine {
   std::size_t compute_h(std::vector<Fr>& a, std::vector<Fr>& b, std::vector<Fr>& c) override {
     witness_of_ = nullptr;
     // The domain is the parameters' (h has 2^lg - 1 points): its tables and buffers are made once.
-    if (!h_step_) h_step_.emplace(algebra::log2_ceil(a.size()));
+    if (!h_step_) h_step_.emplace(algebra::log2_ceil(a.size()), plan_.device.h_step_buffers);
     return h_step_->run_on_device(a, b, c);  // h stays on the device for msm_h
   }
   algebra::G1 msm_h() override {
@@ -330,7 +331,8 @@ class GpuEngine final : public groth16::ProverEngine {
       // The plan was made without the circuit's sizes (an engine made from Parameters, or no constraint
       // cache header): the matrices and the witness are taken when they fit beside what is planned.
       const std::size_t extra = bound + (plan_.device_gather ? 0 : plan_.witness_bytes);
-      if (plan_.need + extra > plan_.budget) {
+      // (A plan with the H step in two buffers has no room for the evaluation's c.)
+      if (plan_.need + extra > plan_.budget || plan_.device.h_step_buffers != 3) {
         spdlog::warn(
             "the constraint matrices do not fit on the GPU beside the bases (about {} GiB more, {} GiB "
             "of {} GiB planned): a, b and c are computed on the host",
@@ -455,16 +457,17 @@ class GpuEngine final : public groth16::ProverEngine {
     return msm;
   }
 
-  // A window over the H step's second and third buffers (DevicePlan::windows_in_h_step).
+  // A window over the H step's idle buffers (DevicePlan::windows_in_h_step, HStep::lendable).
   template <class Cfg>
   static std::optional<Msm<Cfg>> lent_window(std::size_t window, HStep& h_step,
                                              std::shared_ptr<MsmWorkspace> workspace) {
     using DeviceAffine = typename Msm<Cfg>::DeviceAffine;
-    if (window * sizeof(DeviceAffine) > h_step_lendable_bytes(h_step.log_size()))
+    const HStep::Lendable lendable = h_step.lendable();
+    if (window * sizeof(DeviceAffine) > lendable.bytes)
       throw GpuError("GPU prover: a window of " + std::to_string(window) +
                      " points does not fit in the H step's buffers");
-    typename Msm<Cfg>::LentWindows lent{reinterpret_cast<DeviceAffine*>(h_step.input_b()),
-                                        reinterpret_cast<DeviceAffine*>(h_step.input_c())};
+    typename Msm<Cfg>::LentWindows lent{static_cast<DeviceAffine*>(lendable.first),
+                                        static_cast<DeviceAffine*>(lendable.second)};
     std::optional<Msm<Cfg>> msm;
     msm.emplace(lent, window, std::move(workspace));
     return msm;

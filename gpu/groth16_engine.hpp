@@ -1,4 +1,4 @@
-// The Groth16 prover's heavy parts on the GPU (groth16::ProverEngine): the H step (gpu/ntt.hpp, its
+// The Groth16 prover's heavy parts on the GPU (groth16::ProverEngine): the H step (gpu/h_step.hpp, its
 // tables and buffers made at the first proof) and the five multi-scalar multiplications (gpu/msm.hpp)
 // with the parameters' bases uploaded once, at construction; both kept for every partition proved with
 // these parameters. The checks and

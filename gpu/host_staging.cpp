@@ -1,7 +1,10 @@
 #include "gpu/host_staging.hpp"
 
 #include <algorithm>
+#include <atomic>
+#include <cstdlib>
 #include <cstring>
+#include <exception>
 #include <string>
 #include <thread>
 #include <vector>
@@ -57,8 +60,21 @@ void split_across_threads(std::size_t count, std::size_t min_per_thread,
   for (auto& w : workers) w.join();
 }
 
-HostStaging::HostStaging(std::size_t chunk_bytes) : chunk_bytes_(std::max<std::size_t>(chunk_bytes, 1)) {
+HostStaging::HostStaging(std::size_t chunk_bytes, unsigned copy_lanes)
+    : chunk_bytes_(std::max<std::size_t>(chunk_bytes, 1)),
+      copy_lanes_(copy_lanes ? copy_lanes : copy_lanes_default()) {
   for (auto& slot : slots_) slot.buffer = PinnedBuffer<std::byte>(chunk_bytes_);
+}
+
+unsigned HostStaging::copy_lanes_default() {
+  if (const char* forced = std::getenv("CUZK_GPU_COPY_LANES"); forced && *forced) {
+    char* end = nullptr;
+    const unsigned long value = std::strtoul(forced, &end, 10);
+    if (*end == '\0' && value >= 1 && value <= 64) return unsigned(value);
+    throw GpuError(std::string("CUZK_GPU_COPY_LANES=") + forced + ": not a number from 1 to 64");
+  }
+  const unsigned hw = std::max(1u, std::thread::hardware_concurrency());
+  return std::clamp(hw / 2, 1u, kMaxCopyLanes);
 }
 
 void HostStaging::wait(Slot& slot) {
@@ -77,12 +93,59 @@ void HostStaging::upload(void* device_dst, const void* host_src, std::size_t byt
   if (bytes && is_pinned(host_src))
     return copy_direct(device_dst, host_src, bytes, cudaMemcpyHostToDevice, stream);
   const auto* src = static_cast<const std::byte*>(host_src);
+  // Lanes pay for themselves from a few of their chunks per lane on.
+  if (copy_lanes_ > 1 && bytes >= 4 * kLaneChunkBytes)
+    return upload_in_lanes(static_cast<std::byte*>(device_dst), src, bytes, stream);
   upload_generated(
       device_dst, bytes, 1,
       [src](std::byte* chunk, std::size_t offset, std::size_t len) {
         parallel_copy(chunk, src + offset, len);
       },
       stream);
+}
+
+void HostStaging::upload_in_lanes(std::byte* dst, const std::byte* src, std::size_t bytes,
+                                  cudaStream_t stream) {
+  if (lanes_.empty()) {
+    lanes_.resize(copy_lanes_);
+    for (Lane& lane : lanes_)
+      for (Slot& slot : lane.slots) slot.buffer = PinnedBuffer<std::byte>(kLaneChunkBytes);
+  }
+  // The lanes' threads queue DMAs on `stream`: they must address the caller's device (CUDA's current
+  // device is per thread).
+  int device = 0;
+  CUDA_OK(cudaGetDevice(&device));
+  const std::size_t chunks = (bytes + kLaneChunkBytes - 1) / kLaneChunkBytes;
+  const std::size_t used = std::min<std::size_t>(lanes_.size(), chunks);
+  std::atomic<std::size_t> next{0};
+  std::atomic<bool> failed{false};
+  std::vector<std::exception_ptr> errors(used);
+  auto run_lane = [&](std::size_t l) {
+    try {
+      if (l > 0) CUDA_OK(cudaSetDevice(device));
+      Lane& lane = lanes_[l];
+      for (unsigned turn = 0; !failed.load(std::memory_order_relaxed); ++turn) {
+        const std::size_t k = next.fetch_add(1, std::memory_order_relaxed);
+        if (k >= chunks) break;
+        Slot& slot = lane.slots[turn % lane.slots.size()];
+        wait(slot);  // its previous DMA has read the chunk
+        const std::size_t offset = k * kLaneChunkBytes, len = std::min(kLaneChunkBytes, bytes - offset);
+        std::memcpy(slot.buffer.data(), src + offset, len);
+        start_copy(slot, dst + offset, slot.buffer.data(), len, cudaMemcpyHostToDevice, stream);
+      }
+    } catch (...) {
+      errors[l] = std::current_exception();
+      failed = true;
+    }
+  };
+  {
+    std::vector<std::jthread> helpers;
+    helpers.reserve(used - 1);
+    for (std::size_t l = 1; l < used; ++l) helpers.emplace_back(run_lane, l);
+    run_lane(0);
+  }  // joined: every chunk is copied out of `src` (its DMA is queued in stream order)
+  for (std::exception_ptr& e : errors)
+    if (e) std::rethrow_exception(e);
 }
 
 void HostStaging::upload_generated(void* device_dst, std::size_t bytes, std::size_t granule,

@@ -5,6 +5,12 @@
 // serialises; on an H200 the GPU prover's H step at 2^27 spent about seven times as long moving a, b, c up
 // and h down that way as the same copies from pinned buffers take (see bench/RESULTS.md). Pinning
 // the prover's vectors instead (cudaHostRegister) costs about as much per call as it saves.
+//
+// A large upload goes through copy lanes: each lane is a thread with two pinned chunks of its own that takes
+// the next chunk of the source, copies it in and queues its DMA, so that the host's copying (~5-10 GB/s per
+// thread) runs on several cores at once and keeps up with the DMA (~50 GB/s on PCIe 5). With one chunk
+// split over four threads at a time, the 24 GiB plan's uploads of a, b, c and the MSM scalars ran at
+// ~7-13 GB/s (bench/RESULTS.md, "windows in the H step's buffers").
 #pragma once
 
 #include <cuda_runtime_api.h>
@@ -12,6 +18,7 @@
 #include <array>
 #include <cstddef>
 #include <functional>
+#include <vector>
 
 #include "gpu/device_buffer.hpp"
 
@@ -28,7 +35,22 @@ class HostStaging {
   // starts early. Two of them alternate.
   static constexpr std::size_t kDefaultChunkBytes = std::size_t{32} << 20;
 
-  explicit HostStaging(std::size_t chunk_bytes = kDefaultChunkBytes);
+  // A lane's chunks: small enough that the lanes start at once, large enough for the DMA's ~10 us per copy.
+  static constexpr std::size_t kLaneChunkBytes = std::size_t{8} << 20;
+  // The most copy lanes: about where host memory bandwidth, shared with the DMA reading the same chunks,
+  // stops giving more (scripts/device/h2d_paths.cu measured pread into pinned pieces at 17.5 / 31.7 / 33.2
+  // GB/s with 4 / 8 / 16 threads on the H200 machine).
+  static constexpr unsigned kMaxCopyLanes = 8;
+
+  // `copy_lanes`: 0 picks copy_lanes_default(); 1 is the old way (one chunk at a time, split over up to
+  // four threads).
+  explicit HostStaging(std::size_t chunk_bytes = kDefaultChunkBytes, unsigned copy_lanes = 0);
+
+  // Half the hardware threads (the rest synthesize the next partitions), at most kMaxCopyLanes; the
+  // environment's CUZK_GPU_COPY_LANES (1-64) instead when set, for A/B runs.
+  static unsigned copy_lanes_default();
+  // Pinned bytes of the lanes when a large upload makes them (the host memory plan counts them).
+  static constexpr std::size_t lane_bytes(unsigned lanes) { return std::size_t{lanes} * 2 * kLaneChunkBytes; }
 
   // host -> device, queued on `stream` after the work already there. Returns once the host memory may be
   // reused (it has been copied into the pinned chunks); the device copies complete in stream order.
@@ -55,8 +77,17 @@ class HostStaging {
   static void start_copy(Slot& slot, void* dst, const void* src, std::size_t bytes, cudaMemcpyKind kind,
                          cudaStream_t stream);
 
+  // upload() through the lanes (made at the first upload large enough to use them).
+  void upload_in_lanes(std::byte* dst, const std::byte* src, std::size_t bytes, cudaStream_t stream);
+
+  struct Lane {
+    std::array<Slot, 2> slots;
+  };
+
   std::size_t chunk_bytes_;
   std::array<Slot, 2> slots_;
+  unsigned copy_lanes_;
+  std::vector<Lane> lanes_;
 };
 
 }  // namespace cuzk::gpu

@@ -101,10 +101,11 @@ const char* base_vector_name(BaseVectorId id) {
   return "?";
 }
 
-std::size_t h_step_device_bytes(unsigned log_domain) {
+std::size_t h_step_device_bytes(unsigned log_domain, unsigned buffers) {
   const std::size_t n = std::size_t{1} << std::max(1u, log_domain);
-  // a, b, c (gpu/ntt.hpp HStep), the twiddles w^e (e < n/2) and the power tables of the NTT context.
-  return 3 * n * kFrBytes + (n / 2 + 4 * (kPowLoSize + n / kPowLoSize + 1)) * kFrBytes;
+  // a, b, c or a, b (gpu/h_step.hpp HStep), the twiddles w^e (e < n/2) and the power tables of the NTT
+  // context.
+  return buffers * n * kFrBytes + (n / 2 + 4 * (kPowLoSize + n / kPowLoSize + 1)) * kFrBytes;
 }
 
 std::size_t constraint_matrix_device_bytes(const ProverShape& s) {
@@ -150,10 +151,11 @@ std::string DevicePlan::describe() const {
     text += fmt::format(" sorted in passes of 2^{} pairs (up to {} a range)", algebra::log2_ceil(sort_pairs),
                         most_passes);
   text += fmt::format(
-      "; constraints {}; about {} of {} GiB (bases {}, H step {}, "
+      "; constraints {}; about {} of {} GiB (bases {}, H step {}{}, "
       "MSM scratch {}, windows {}, constraints and witness {}); {} GiB sent per partition",
       constraints_on_device ? "on the device" : "on the host", format_gib(need), format_gib(budget),
-      format_gib(bases_bytes), format_gib(h_step_bytes), format_gib(msm_scratch_bytes),
+      format_gib(bases_bytes), format_gib(h_step_bytes), h_step_buffers == 2 ? " in two buffers" : "",
+      format_gib(msm_scratch_bytes),
       windows_in_h_step ? std::string("in the H step's buffers") : format_gib(window_bytes),
       format_gib(constraints_bytes + witness_bytes), format_gib(upload_bytes_per_partition));
   return text;
@@ -167,13 +169,20 @@ bool windows_in_h_step_allowed() {
   return true;
 }
 
-std::size_t h_step_lendable_bytes(unsigned log_domain) {
-  return (std::size_t{1} << std::max(1u, log_domain)) * kFrBytes;
+bool two_buffer_h_step_allowed() {
+  const char* value = std::getenv("CUZK_GPU_H_STEP_BUFFERS");
+  if (!value || !*value || std::string_view(value) == "2") return true;
+  if (std::string_view(value) == "3") return false;
+  spdlog::warn("CUZK_GPU_H_STEP_BUFFERS={}: not 2 or 3, ignored", value);
+  return true;
+}
+
+std::size_t h_step_lendable_bytes(unsigned log_domain, unsigned buffers) {
+  const std::size_t buffer = (std::size_t{1} << std::max(1u, log_domain)) * kFrBytes;
+  return buffers == 2 ? buffer / 2 : buffer;
 }
 
 DevicePlan plan_device_memory(const ProverShape& shape, const PlanRequest& request) {
-  const std::size_t h_step = h_step_device_bytes(shape.log_domain());
-  const std::size_t h_step_lendable = shape.h > 0 ? h_step_lendable_bytes(shape.log_domain()) : 0;
   const std::size_t longest = std::max({shape.h, shape.l, shape.a, shape.b_g1, shape.b_g2, std::size_t{1}});
   const std::size_t abc_bytes = 3 * (shape.constraints + shape.inputs) * kFrBytes;
   const std::size_t host_scalar_bytes = (shape.aux + shape.a + shape.b_g1) * kFrBytes;
@@ -190,119 +199,130 @@ DevicePlan plan_device_memory(const ProverShape& shape, const PlanRequest& reque
   std::vector<bool> constraint_options = {false};
   if (request.device_constraints) constraint_options.insert(constraint_options.begin(), true);
   for (bool on_device : constraint_options) {
-    for (unsigned range_log = kMaxRangeLog; range_log >= kMinRangeLog; --range_log) {
-      const std::size_t range = std::min(std::size_t{1} << range_log, std::max<std::size_t>(longest, 1));
-      if ((std::size_t{1} << range_log) > 2 * longest && range_log > kMinRangeLog) continue;
-      for (unsigned sort_log = kMaxSortLog; sort_log >= kMinSortLog; --sort_log) {
-        const std::size_t sort_pairs = sort_log == kMaxSortLog ? 0 : std::size_t{1} << sort_log;
-        // Each vector's MSM figures at this range and sort pass, whole scalars and split (h's endomorphism).
-        struct MsmFigures {
-          std::size_t passes = 1, workspace = 0, shared_buckets = 0, own = 0;
-          double pass_cost = 0;  // the passes beyond each range's first, as PCIe bytes
-        };
-        std::array<std::array<MsmFigures, 2>, 5> figures{};
-        for (BaseVectorId id : kBaseVectors) {
-          const std::size_t count = count_of(shape, id);
-          if (count == 0) continue;
-          for (bool split : {false, true}) {
-            if (split && id != BaseVectorId::kH) continue;
-            MsmFigures& f = figures[static_cast<std::size_t>(id)][split];
-            const MsmBytes::Shapes shapes =
-                MsmBytes::shapes(count, range, split, max_window_bits(id), sort_pairs);
-            f.passes = (shapes.one.layout.windows + shapes.pass_windows - 1) / shapes.pass_windows;
-            f.workspace = MsmBytes::workspace(count, range, split, max_window_bits(id), sort_pairs);
-            f.shared_buckets = shared_bucket_bytes(count, id, range, split, sort_pairs);
-            f.own = own_bytes(count, id, range, split, sort_pairs);
-            f.pass_cost = double(MsmBytes::ranges_of(count, range)) * double(f.passes - 1) *
-                          (kPassOverheadBytes + kPassScalarBytes * double(std::min(range, count)));
+    for (unsigned buffers : {3u, 2u}) {
+      if (buffers == 2 && (on_device || shape.h == 0 || !request.two_buffer_h_step)) continue;
+      const std::size_t h_step = h_step_device_bytes(shape.log_domain(), buffers);
+      const std::size_t h_step_lendable =
+          shape.h > 0 ? h_step_lendable_bytes(shape.log_domain(), buffers) : 0;
+      // Two buffers: c's upload waits for the product of a and b instead of overlapping the transforms, as
+      // if it were sent once more.
+      const double h_step_cost = buffers == 2 ? double(abc_bytes / 3) : 0.0;
+      for (unsigned range_log = kMaxRangeLog; range_log >= kMinRangeLog; --range_log) {
+        const std::size_t range = std::min(std::size_t{1} << range_log, std::max<std::size_t>(longest, 1));
+        if ((std::size_t{1} << range_log) > 2 * longest && range_log > kMinRangeLog) continue;
+        for (unsigned sort_log = kMaxSortLog; sort_log >= kMinSortLog; --sort_log) {
+          const std::size_t sort_pairs = sort_log == kMaxSortLog ? 0 : std::size_t{1} << sort_log;
+          // Each vector's MSM figures at this range and sort pass, whole scalars and split (h's
+          // endomorphism).
+          struct MsmFigures {
+            std::size_t passes = 1, workspace = 0, shared_buckets = 0, own = 0;
+            double pass_cost = 0;  // the passes beyond each range's first, as PCIe bytes
+          };
+          std::array<std::array<MsmFigures, 2>, 5> figures{};
+          for (BaseVectorId id : kBaseVectors) {
+            const std::size_t count = count_of(shape, id);
+            if (count == 0) continue;
+            for (bool split : {false, true}) {
+              if (split && id != BaseVectorId::kH) continue;
+              MsmFigures& f = figures[static_cast<std::size_t>(id)][split];
+              const MsmBytes::Shapes shapes =
+                  MsmBytes::shapes(count, range, split, max_window_bits(id), sort_pairs);
+              f.passes = (shapes.one.layout.windows + shapes.pass_windows - 1) / shapes.pass_windows;
+              f.workspace = MsmBytes::workspace(count, range, split, max_window_bits(id), sort_pairs);
+              f.shared_buckets = shared_bucket_bytes(count, id, range, split, sort_pairs);
+              f.own = own_bytes(count, id, range, split, sort_pairs);
+              f.pass_cost = double(MsmBytes::ranges_of(count, range)) * double(f.passes - 1) *
+                            (kPassOverheadBytes + kPassScalarBytes * double(std::min(range, count)));
+            }
           }
-        }
-        for (unsigned subset = 0; subset < 32; ++subset) {
-          for (bool endo : {true, false}) {
-            if (endo && (subset != 31 || shape.h == 0)) continue;  // the table only beside every other base
-            DevicePlan plan;
-            plan.budget = request.budget;
-            plan.range = range;
-            plan.sort_pairs = sort_pairs;
-            plan.constraints_on_device = on_device;
-            plan.h_endomorphism = endo;
-            plan.h_step_bytes = h_step;
-            std::size_t workspace = 0, shared_buckets = 0, g1_window_scratch = 0, g2_window_scratch = 0;
-            bool g1_streamed = false, g2_streamed = false;
-            double score = 0;
-            for (BaseVectorId id : kBaseVectors) {
-              const std::size_t i = static_cast<std::size_t>(id);
-              VectorPlan& v = plan.vectors[i];
-              v.id = id;
-              v.count = count_of(shape, id);
-              v.bytes = v.count * point_bytes(id);
-              v.resident = (subset >> i) & 1;
-              const bool split = id == BaseVectorId::kH && endo && v.resident;
-              const MsmFigures& f = figures[i][split];
-              v.passes = f.passes;
-              workspace = std::max(workspace, f.workspace);
-              shared_buckets = std::max(shared_buckets, f.shared_buckets);
-              score += f.pass_cost;
-              if (v.resident) {
-                v.scratch = f.own;
-                plan.bases_bytes += MsmBytes::table(v.count, point_bytes(id), split);
-                plan.msm_scratch_bytes += v.scratch;
-              } else if (v.count > 0) {
-                // Streamed vectors share one window MSM per group, sized for the largest of them.
-                std::size_t& window_scratch =
-                    id == BaseVectorId::kBG2 ? g2_window_scratch : g1_window_scratch;
-                window_scratch = std::max(window_scratch, f.own);
-                (id == BaseVectorId::kBG2 ? g2_streamed : g1_streamed) = true;
-                plan.upload_bytes_per_partition += v.bytes;
-                score += (id == BaseVectorId::kH ? 0.5 : 1.0) * double(v.bytes);
+          for (unsigned subset = 0; subset < 32; ++subset) {
+            for (bool endo : {true, false}) {
+              if (endo && (subset != 31 || shape.h == 0)) continue;  // the table only beside every other base
+              DevicePlan plan;
+              plan.budget = request.budget;
+              plan.range = range;
+              plan.sort_pairs = sort_pairs;
+              plan.constraints_on_device = on_device;
+              plan.h_endomorphism = endo;
+              plan.h_step_bytes = h_step;
+              plan.h_step_buffers = buffers;
+              std::size_t workspace = 0, shared_buckets = 0, g1_window_scratch = 0, g2_window_scratch = 0;
+              bool g1_streamed = false, g2_streamed = false;
+              double score = h_step_cost;
+              for (BaseVectorId id : kBaseVectors) {
+                const std::size_t i = static_cast<std::size_t>(id);
+                VectorPlan& v = plan.vectors[i];
+                v.id = id;
+                v.count = count_of(shape, id);
+                v.bytes = v.count * point_bytes(id);
+                v.resident = (subset >> i) & 1;
+                const bool split = id == BaseVectorId::kH && endo && v.resident;
+                const MsmFigures& f = figures[i][split];
+                v.passes = f.passes;
+                workspace = std::max(workspace, f.workspace);
+                shared_buckets = std::max(shared_buckets, f.shared_buckets);
+                score += f.pass_cost;
+                if (v.resident) {
+                  v.scratch = f.own;
+                  plan.bases_bytes += MsmBytes::table(v.count, point_bytes(id), split);
+                  plan.msm_scratch_bytes += v.scratch;
+                } else if (v.count > 0) {
+                  // Streamed vectors share one window MSM per group, sized for the largest of them.
+                  std::size_t& window_scratch =
+                      id == BaseVectorId::kBG2 ? g2_window_scratch : g1_window_scratch;
+                  window_scratch = std::max(window_scratch, f.own);
+                  (id == BaseVectorId::kBG2 ? g2_streamed : g1_streamed) = true;
+                  plan.upload_bytes_per_partition += v.bytes;
+                  score += (id == BaseVectorId::kH ? 0.5 : 1.0) * double(v.bytes);
+                }
               }
-            }
-            // The endomorphism table's constructor copies h's bases into a buffer twice their size before it
-            // frees the given one: for a moment, h's bases three times (the workspace is not made yet).
-            const std::size_t endo_transient = endo ? plan.vector(BaseVectorId::kH).bytes : 0;
-            plan.msm_scratch_bytes += g1_window_scratch + g2_window_scratch;
-            plan.msm_scratch_bytes += std::max(workspace + shared_buckets, endo_transient);
-            // Two window buffers per streamed group (one being filled while the other is computed on). The
-            // MSMs run after the H step, which leaves h in its first buffer: the other two are free until
-            // the next partition's H step, so the windows of both groups (which never run at once) are
-            // placed there when a window fits in one of them (windows_in_h_step). (The setup's decoding
-            // scratch, kDecodeWindowPoints G2 points, is freed before the H step's buffers are made.)
-            const std::size_t g1_window = g1_streamed ? range * kG1Point : 0;
-            const std::size_t g2_window = g2_streamed ? std::min(range, shape.b_g2) * kG2Point : 0;
-            plan.windows_in_h_step = request.windows_in_h_step && (g1_streamed || g2_streamed) &&
-                                     std::max(g1_window, g2_window) <= h_step_lendable;
-            if (!plan.windows_in_h_step) plan.window_bytes = 2 * (g1_window + g2_window);
-            if (on_device) {
-              plan.constraints_bytes = matrices;
-              // The witness, and the A and B MSMs' dense scalars gathered from it (into the MSM workspace's
-              // scalar buffer, one vector at a time).
-              plan.witness_bytes = witness + std::max(shape.a, shape.b_g1) * kFrBytes;
-              plan.upload_bytes_per_partition += shape.witness_count() * kFrBytes;
-              score += double(shape.witness_count() * kFrBytes);
-            } else {
-              plan.upload_bytes_per_partition += abc_bytes + host_scalar_bytes;
-              score += double(abc_bytes + host_scalar_bytes);
-            }
-            // (Ranges of 2^25 points and more are counted as 2^25: their overhead is lost in the arithmetic,
-            // and the ties between them go to the tables below.)
-            for (const VectorPlan& v : plan.vectors)
-              score += kRangeOverheadBytes *
-                       double(MsmBytes::ranges_of(v.count, std::min(range, std::size_t{1} << 25)));
-            plan.need = plan.bases_bytes + plan.h_step_bytes + plan.msm_scratch_bytes + plan.window_bytes +
-                        plan.constraints_bytes + plan.witness_bytes;
-            plan.cost = score;
-            plan.fits = plan.need <= request.budget;
-            if (subset == 0 && !on_device && (!have_smallest || plan.need < smallest.need)) {
-              smallest = plan;
-              have_smallest = true;
-            }
-            if (!plan.fits) continue;
-            // Ranges of 2^25 and more differ little (their bucket carry-over is a few percent of the work).
-            const int range_rank = -int(std::min(range_log, 25u));
-            const auto key = std::make_tuple(score, range_rank, endo ? 0 : 1, ~range, -int(sort_log));
-            if (!best_key || key < *best_key) {
-              best_key = key;
-              best = plan;
+              // The endomorphism table's constructor copies h's bases into a buffer twice their size before
+              // it frees the given one: for a moment, h's bases three times (the workspace is not made yet).
+              const std::size_t endo_transient = endo ? plan.vector(BaseVectorId::kH).bytes : 0;
+              plan.msm_scratch_bytes += g1_window_scratch + g2_window_scratch;
+              plan.msm_scratch_bytes += std::max(workspace + shared_buckets, endo_transient);
+              // Two window buffers per streamed group (one being filled while the other is computed on). The
+              // MSMs run after the H step, which leaves h in its first buffer: the other two are free until
+              // the next partition's H step, so the windows of both groups (which never run at once) are
+              // placed there when a window fits in one of them (windows_in_h_step). (The setup's decoding
+              // scratch, kDecodeWindowPoints G2 points, is freed before the H step's buffers are made.)
+              const std::size_t g1_window = g1_streamed ? range * kG1Point : 0;
+              const std::size_t g2_window = g2_streamed ? std::min(range, shape.b_g2) * kG2Point : 0;
+              plan.windows_in_h_step = request.windows_in_h_step && (g1_streamed || g2_streamed) &&
+                                       std::max(g1_window, g2_window) <= h_step_lendable;
+              if (!plan.windows_in_h_step) plan.window_bytes = 2 * (g1_window + g2_window);
+              if (on_device) {
+                plan.constraints_bytes = matrices;
+                // The witness, and the A and B MSMs' dense scalars gathered from it (into the MSM workspace's
+                // scalar buffer, one vector at a time).
+                plan.witness_bytes = witness + std::max(shape.a, shape.b_g1) * kFrBytes;
+                plan.upload_bytes_per_partition += shape.witness_count() * kFrBytes;
+                score += double(shape.witness_count() * kFrBytes);
+              } else {
+                plan.upload_bytes_per_partition += abc_bytes + host_scalar_bytes;
+                score += double(abc_bytes + host_scalar_bytes);
+              }
+              // (Ranges of 2^25 points and more are counted as 2^25: their overhead is lost in the
+              // arithmetic, and the ties between them go to the tables below.)
+              for (const VectorPlan& v : plan.vectors)
+                score += kRangeOverheadBytes *
+                         double(MsmBytes::ranges_of(v.count, std::min(range, std::size_t{1} << 25)));
+              plan.need = plan.bases_bytes + plan.h_step_bytes + plan.msm_scratch_bytes + plan.window_bytes +
+                          plan.constraints_bytes + plan.witness_bytes;
+              plan.cost = score;
+              plan.fits = plan.need <= request.budget;
+              if (subset == 0 && !on_device && (!have_smallest || plan.need < smallest.need)) {
+                smallest = plan;
+                have_smallest = true;
+              }
+              if (!plan.fits) continue;
+              // Ranges of 2^25 and more differ little (their bucket carry-over is a few percent of the work).
+              const int range_rank = -int(std::min(range_log, 25u));
+              const auto key = std::make_tuple(score, range_rank, endo ? 0 : 1, ~range, -int(sort_log));
+              if (!best_key || key < *best_key) {
+                best_key = key;
+                best = plan;
+              }
             }
           }
         }
@@ -336,9 +356,11 @@ HostPlan plan_host_memory(const ProverShape& shape, const HostPlanRequest& reque
   plan.prover_scratch_bytes = abc_on_host ? (shape.a + shape.b_g1) * kFrBytes : 0;
   // The PCE's compact matrices as loaded (u32 columns, u16 codes, u32 row offsets).
   plan.constraint_bytes = constraint_matrix_device_bytes(shape);
-  // Staging: the prover's two 32 MiB chunks (gpu/host_staging.hpp) and the parameter readers' pinned pieces
-  // (8 x 128 MiB at most, gpu/parameter_upload.hpp) while the parameters load.
-  const std::size_t staging = request.gpu ? (std::size_t{64} << 20) + (std::size_t{1} << 30) : 0;
+  // Staging: the prover's two stagings (gpu/host_staging.hpp: the H step's and the MSMs'), each two 32 MiB
+  // chunks and up to 8 copy lanes of two 8 MiB chunks, and the parameter readers' pinned pieces (8 x 128 MiB
+  // at most, gpu/parameter_upload.hpp) while the parameters load.
+  constexpr std::size_t kStagingBytes = (std::size_t{64} << 20) + 8 * 2 * (std::size_t{8} << 20);
+  const std::size_t staging = request.gpu ? 2 * kStagingBytes + (std::size_t{1} << 30) : 0;
   plan.pinned_bytes = request.pinned_bases_bytes + staging;
   plan.parameter_bytes = request.gpu ? 0 : request.cpu_parameter_bytes;
   plan.base_bytes = std::size_t{1} << 30;

@@ -46,11 +46,17 @@ struct PlanRequest {
   // May the streamed windows live in the H step's buffers (DevicePlan::windows_in_h_step)? Off only to
   // measure against (windows_in_h_step_allowed).
   bool windows_in_h_step = true;
+  // May the H step run in two buffers (DevicePlan::h_step_buffers)? Off only to measure against
+  // (two_buffer_h_step_allowed).
+  bool two_buffer_h_step = true;
 };
 
 // CUZK_GPU_WINDOWS=own keeps the streamed windows in buffers of their own (for A/B measurements); unset or
 // `h-step`, they may live in the H step's buffers (anything else is warned about and ignored).
 bool windows_in_h_step_allowed();
+// CUZK_GPU_H_STEP_BUFFERS=3 keeps the H step in three buffers (for A/B measurements); unset or 2, the plan
+// may choose two (anything else is warned about and ignored).
+bool two_buffer_h_step_allowed();
 
 // Where everything goes on the device, and what it costs.
 struct DevicePlan {
@@ -68,6 +74,11 @@ struct DevicePlan {
   // The streamed windows live in the H step's second and third buffers, free while the MSMs run (the H
   // step leaves h in its first): window_bytes is then 0.
   bool windows_in_h_step = false;
+  // The H step's buffers of the domain's size: 3 (a, b, c), or 2 where memory is short (c goes up after the
+  // product of a and b, into b's buffer: its upload no longer overlaps the transforms, and the windows get
+  // the halves of the second buffer). Only with the constraints on the host (their evaluation on the device
+  // fills a, b and c at once).
+  unsigned h_step_buffers = 3;
   // Device bytes by part.
   std::size_t bases_bytes = 0, h_step_bytes = 0, msm_scratch_bytes = 0, window_bytes = 0,
               constraints_bytes = 0, witness_bytes = 0;
@@ -125,9 +136,10 @@ std::string format_gib(std::size_t bytes);
 
 // Device bytes of the parts, as the GPU code allocates them (the GPU engine checks its real allocations
 // against these in tests/gpu).
-std::size_t h_step_device_bytes(unsigned log_domain);
-// Bytes of each of the H step's buffers that the MSMs may use between two H steps (two of them).
-std::size_t h_step_lendable_bytes(unsigned log_domain);
+std::size_t h_step_device_bytes(unsigned log_domain, unsigned buffers = 3);
+// Bytes of each of the two parts of the H step's buffers that the MSMs may use between two H steps (its
+// second and third buffers, or the halves of its second: gpu/h_step.hpp HStep::lendable).
+std::size_t h_step_lendable_bytes(unsigned log_domain, unsigned buffers = 3);
 // Points decoded at a time when the parameters' streamed vectors are first read and checked (a device
 // scratch of this many G2 points, freed before the H step's buffers are made).
 inline constexpr std::size_t kDecodeWindowPoints = std::size_t{1} << 22;

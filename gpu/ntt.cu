@@ -390,6 +390,25 @@ __global__ void size_one_kernel(DevFr* __restrict__ data, DevFr scale, const Dev
   data[0] = x;
 }
 
+// x[i] -= y[i] * factor (h_subtract_coefficients).
+__global__ void subtract_scaled_kernel(DevFr* __restrict__ x, const DevFr* __restrict__ y, DevFr factor,
+                                       uint32_t n) {
+  const uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) x[i] = x[i] - y[i] * factor;
+}
+
+// Natural <-> bit-reversed order, in place.
+void bit_reverse_permute(DevFr* data, unsigned lg, cudaStream_t stream) {
+  if (lg == 0) return;
+  if (lg >= 2 * kTileBits) {
+    bit_reverse_tiles_kernel<<<1u << (lg - 2 * kTileBits), kTile * kTile, 0, stream>>>(data, lg);
+  } else {
+    const uint32_t n = 1u << lg;
+    bit_reverse_kernel<<<(n + 255) / 256, 256, 0, stream>>>(data, lg, n);
+  }
+  CUDA_LAUNCH_OK();
+}
+
 __global__ void build_table_kernel(DevFr* __restrict__ out, uint64_t count, const DevFr* __restrict__ lo,
                                    const DevFr* __restrict__ hi) {
   uint64_t i = blockIdx.x * static_cast<uint64_t>(blockDim.x) + threadIdx.x;
@@ -529,14 +548,7 @@ void NttContext::transform_scaled(Fr* d_values, unsigned lg, NttDirection direct
     }
     return;
   }
-  auto permute = [&] {
-    if (lg >= 2 * kTileBits) {
-      bit_reverse_tiles_kernel<<<1u << (lg - 2 * kTileBits), kTile * kTile, 0, stream>>>(data, lg);
-    } else {
-      bit_reverse_kernel<<<(n + 255) / 256, 256, 0, stream>>>(data, lg, n);
-    }
-    CUDA_LAUNCH_OK();
-  };
+  auto permute = [&] { bit_reverse_permute(data, lg, stream); };
 
   // NN and RR go through one permutation and the NR kernel (GS).
   bool dif = true;
@@ -633,81 +645,29 @@ void NttContext::h_finish(Fr* d_a, const Fr* d_b, const Fr* d_c, unsigned lg, cu
                    stream, d_b, d_c, (n_fr * z).inverse());
 }
 
-HStep::HStep(unsigned log_size)
-    : log_size_(log_size),
-      ctx_(log_size, stream_),
-      a_(std::size_t{1} << log_size),
-      b_(a_.size()),
-      c_(a_.size()) {}
-
-std::size_t HStep::device_bytes(unsigned log_size) {
-  return 3 * (std::size_t{1} << log_size) * sizeof(Fr) + NttContext::device_bytes(log_size);  // a, b, c
+// h_finish in two steps, for an H step that has no third buffer for c while a and b are on the coset: the
+// same final transform without the subtraction and the permutation (b is free afterwards, and c goes there),
+// then the subtraction of c's coefficients, in the same bit-reversed positions, and the permutation. The
+// same field elements as h_finish: every value sees the same operations in the same order.
+void NttContext::h_finish_product(Fr* d_a, const Fr* d_b, unsigned lg, cudaStream_t stream) const {
+  if (lg > max_log_) throw GpuError("NttContext::compute_h: domain larger than the context's");
+  const Fr n_fr = Fr::from_u64(std::uint64_t{1} << lg);
+  const Fr z = Fr::generator().pow(static_cast<std::uint64_t>(std::uint64_t{1} << lg)) - Fr::one();
+  const Fr final_scale = (z * n_fr * n_fr * n_fr).inverse();
+  transform_scaled(d_a, lg, NttDirection::kInverse, NttOrder::kNatural, NttOrder::kBitReversed, true,
+                   final_scale, stream, d_b);
 }
 
-std::vector<Fr> HStep::run(const std::vector<Fr>& a, const std::vector<Fr>& b, const std::vector<Fr>& c) {
-  enqueue(a, b, c);
-  std::vector<Fr> h(h_count());  // allocated and zeroed while the device works
-  staging_.download(h.data(), a_.data(), h.size() * sizeof(Fr), stream_);
-  stream_.synchronize();  // also when h is empty (a domain of 1), so that no work outlives the call
-  return h;
-}
-
-std::size_t HStep::run_on_device(const std::vector<Fr>& a, const std::vector<Fr>& b,
-                                 const std::vector<Fr>& c) {
-  enqueue(a, b, c);
-  stream_.synchronize();
-  return h_count();
-}
-
-void HStep::check_count(std::size_t n) const {
-  const std::size_t m = a_.size();
-  if (n == 0 || n > m || (m > 1 && n <= m / 2))
-    throw GpuError("gpu::HStep: " + std::to_string(n) + " values for a domain of " + std::to_string(m));
-}
-
-void HStep::enqueue(const std::vector<Fr>& a, const std::vector<Fr>& b, const std::vector<Fr>& c) {
-  if (a.empty() || a.size() != b.size() || a.size() != c.size())
-    throw GpuError("gpu::compute_h: a, b, c must be non-empty and of equal length");
-  check_count(a.size());
-  // Each vector goes up on the copy stream (through pinned chunks: the host copies into them) and is
-  // transformed on stream_ once it is there, so the copies of b and c overlap the transforms of a and b.
-  const std::vector<Fr>* host[3] = {&a, &b, &c};
-  DeviceBuffer<Fr>* device[3] = {&a_, &b_, &c_};
-  for (int i = 0; i < 3; ++i) {
-    device[i]->zero(copy_stream_, host[i]->size());  // the zero padding (no values of an earlier call)
-    staging_.upload(device[i]->data(), host[i]->data(), host[i]->size() * sizeof(Fr), copy_stream_);
-    uploaded_[i].record(copy_stream_);
-  }
-  enqueue_transforms(uploaded_);
-}
-
-void HStep::enqueue_transforms(Event* ready) {
-  DeviceBuffer<Fr>* device[3] = {&a_, &b_, &c_};
-  for (int i = 0; i < 3; ++i) {
-    if (ready) ready[i].hold(stream_);
-    if (i < 2) {
-      ctx_.h_to_coset(device[i]->data(), log_size_, stream_);
-    } else {
-      ctx_.h_to_coefficients(device[i]->data(), log_size_, stream_);
-    }
-  }
-  ctx_.h_finish(a_.data(), b_.data(), c_.data(), log_size_, stream_);
-}
-
-std::size_t HStep::run_filled(std::size_t n, cudaStream_t producer) {
-  check_count(n);
-  for (DeviceBuffer<Fr>* v : {&a_, &b_, &c_}) v->zero(producer, n);
-  for (Event& e : uploaded_) e.record(producer);  // all three are ready together
-  enqueue_transforms(uploaded_);
-  stream_.synchronize();
-  return h_count();
-}
-
-std::vector<Fr> compute_h(const std::vector<Fr>& a, const std::vector<Fr>& b, const std::vector<Fr>& c) {
-  unsigned lg = 0;  // the smallest domain that holds a (HStep::run checks the lengths)
-  while ((std::size_t{1} << lg) < a.size()) ++lg;
-  if (lg > NttContext::kMaxLogSize) throw GpuError("gpu::compute_h: domain larger than 2^28");
-  return HStep(lg).run(a, b, c);
+void NttContext::h_subtract_coefficients(Fr* d_a, const Fr* d_c, unsigned lg, cudaStream_t stream) const {
+  if (lg > max_log_) throw GpuError("NttContext::compute_h: domain larger than the context's");
+  const uint32_t n = 1u << lg;
+  const Fr n_fr = Fr::from_u64(n);
+  const Fr z = Fr::generator().pow(static_cast<std::uint64_t>(n)) - Fr::one();
+  auto* data = reinterpret_cast<DevFr*>(d_a);
+  subtract_scaled_kernel<<<(n + 255) / 256, 256, 0, stream>>>(data, reinterpret_cast<const DevFr*>(d_c),
+                                                              to_dev((n_fr * z).inverse()), n);
+  CUDA_LAUNCH_OK();
+  bit_reverse_permute(data, lg, stream);
 }
 
 }  // namespace cuzk::gpu

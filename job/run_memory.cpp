@@ -61,6 +61,7 @@ RunMemoryPlan plan_run_memory(const std::string& sector_size, const gpu::ProverS
     device.device_constraints = request.device_constraints;
     device.partitions_in_flight = 1;  // the engine proves one partition at a time
     device.windows_in_h_step = gpu::windows_in_h_step_allowed();
+    device.two_buffer_h_step = gpu::two_buffer_h_step_allowed();
     plan.device = gpu::plan_device_memory(shape, device);
   }
   plan.host = gpu::plan_host_memory(shape, host_request(plan, request.synthesis_workers));
@@ -129,6 +130,7 @@ nlohmann::ordered_json device_plan_json(const gpu::DevicePlan& plan) {
   j["upload_bytes_per_partition"] = plan.upload_bytes_per_partition;
   j["h_endomorphism"] = plan.h_endomorphism;
   j["windows_in_h_step"] = plan.windows_in_h_step;
+  j["h_step_buffers"] = plan.h_step_buffers;
   j["vectors"] = nlohmann::ordered_json::array();
   for (const gpu::VectorPlan& v : plan.vectors)
     j["vectors"].push_back(nlohmann::ordered_json{{"name", gpu::base_vector_name(v.id)},

@@ -78,20 +78,21 @@ void check_tiers(const char* label, const std::vector<Tier>& tiers) {
 // 80 GiB (H100, A100 80GB): everything on the device, in a few large ranges sorted in passes. 40 GiB (A100
 // 40GB): the constraints on the device and b_g2 (the most bytes per point) beside them, the rest streamed in
 // windows of 2^23-2^24 that live in the H step's buffers. 24 GiB (RTX 4090, A10): the constraints on the
-// host, b_g1 resident in the room the windows left, the rest streamed. 16 GiB: every vector streamed. Few
+// host, b_g1 resident in the room the windows left, the rest streamed. 16 GiB: the same, with the H step in
+// two buffers (which frees the room for b_g1 and ranges of 2^22 instead of 2^20 with nothing resident). Few
 // large ranges win over an extra resident vector because each range costs ~2 ms (bench/RESULTS.md, the
 // device-memory tiers). The planner (gpu/memory_plan.cpp, gpu/msm_shape.hpp) decides; when it changes, the
 // lines this test prints give the new pins.
 TEST(MemoryPlan, Tiers32GiB) {
   check_tiers(
       "32GiB",
-      {{16, "h,l,a,b_g1,b_g2", false}, {24, "h,l,a,b_g2", false}, {40, "h,l,a,b_g1", true}, {80, "", true}});
+      {{16, "h,l,a,b_g2", false}, {24, "h,l,a,b_g2", false}, {40, "h,l,a,b_g1", true}, {80, "", true}});
 }
 
 TEST(MemoryPlan, Tiers64GiB) {
   check_tiers(
       "64GiB",
-      {{16, "h,l,a,b_g1,b_g2", false}, {24, "h,l,a,b_g2", false}, {40, "h,l,a,b_g1", true}, {80, "", true}});
+      {{16, "h,l,a,b_g2", false}, {24, "h,l,a,b_g2", false}, {40, "h,l,a,b_g1", true}, {80, "", true}});
 }
 
 // The streamed windows go into the H step's second and third buffers (free while the MSMs run) whenever a
@@ -100,8 +101,8 @@ TEST(MemoryPlan, Tiers64GiB) {
 TEST(MemoryPlan, WindowsLiveInTheHStepBuffers) {
   for (const char* label : {"32GiB", "64GiB"}) {
     const ProverShape shape = shape_of(label);
-    const std::size_t lendable = h_step_lendable_bytes(shape.log_domain());
-    EXPECT_EQ(lendable, (std::size_t{1} << shape.log_domain()) * 32) << label;
+    EXPECT_EQ(h_step_lendable_bytes(shape.log_domain()), (std::size_t{1} << shape.log_domain()) * 32)
+        << label;
     for (double gib : {16.0, 24.0, 40.0}) {
       PlanRequest request;
       request.budget = static_cast<std::size_t>(gib * double(kGiB));
@@ -111,9 +112,10 @@ TEST(MemoryPlan, WindowsLiveInTheHStepBuffers) {
       ASSERT_TRUE(lent.fits && own.fits) << label << " at " << gib << " GiB";
       EXPECT_TRUE(lent.windows_in_h_step) << label << " at " << gib << " GiB";
       EXPECT_EQ(lent.window_bytes, 0u) << label << " at " << gib << " GiB";
-      // A window of the widest streamed group fits in one lent buffer.
+      // A window of the widest streamed group fits in one lent part.
       const std::size_t point = lent.vector(BaseVectorId::kBG2).resident ? 96 : 192;
-      EXPECT_LE(lent.range * point, lendable) << label << " at " << gib << " GiB";
+      EXPECT_LE(lent.range * point, h_step_lendable_bytes(shape.log_domain(), lent.h_step_buffers))
+          << label << " at " << gib << " GiB";
       EXPECT_FALSE(own.windows_in_h_step) << label << " at " << gib << " GiB";
       EXPECT_GT(own.window_bytes, 0u) << label << " at " << gib << " GiB";
       EXPECT_GE(lent.range, own.range) << label << " at " << gib << " GiB";
@@ -121,6 +123,38 @@ TEST(MemoryPlan, WindowsLiveInTheHStepBuffers) {
     }
     // Nothing streamed, nothing lent.
     EXPECT_FALSE(plan_at(shape, 80).windows_in_h_step) << label;
+  }
+}
+
+// Where memory is short the H step runs in two buffers (c after the product of a and b): the 4 GiB it frees
+// at 2^27 buy wider ranges or another resident vector, for c's upload without overlap. The plan takes it
+// only with the constraints on the host, only where it costs less, and never with the whole card.
+TEST(MemoryPlan, TwoBufferHStepWhereMemoryIsShort) {
+  for (const char* label : {"32GiB", "64GiB"}) {
+    const ProverShape shape = shape_of(label);
+    const unsigned lg = shape.log_domain();
+    EXPECT_EQ(h_step_device_bytes(lg, 3) - h_step_device_bytes(lg, 2), (std::size_t{1} << lg) * 32) << label;
+    EXPECT_EQ(h_step_lendable_bytes(lg, 2), (std::size_t{1} << lg) * 16) << label;
+    for (double gib : {16.0, 24.0, 40.0, 80.0, 139.0}) {
+      PlanRequest request;
+      request.budget = static_cast<std::size_t>(gib * double(kGiB));
+      const DevicePlan plan = plan_device_memory(shape, request);
+      request.two_buffer_h_step = false;
+      const DevicePlan three = plan_device_memory(shape, request);
+      ASSERT_TRUE(plan.fits && three.fits) << label << " at " << gib << " GiB";
+      EXPECT_EQ(three.h_step_buffers, 3u) << label << " at " << gib << " GiB";
+      EXPECT_LE(plan.cost, three.cost) << label << " at " << gib << " GiB";
+      if (plan.h_step_buffers == 2) {
+        EXPECT_FALSE(plan.constraints_on_device) << label << " at " << gib << " GiB";
+        EXPECT_EQ(plan.h_step_bytes, h_step_device_bytes(lg, 2)) << label << " at " << gib << " GiB";
+        EXPECT_LT(plan.cost, three.cost) << label << " at " << gib << " GiB";
+      }
+    }
+    // 16 GiB: three buffers (14 GiB) leave the MSMs ranges of 2^20; two buy wider ones.
+    const DevicePlan at16 = plan_at(shape, 16);
+    EXPECT_EQ(at16.h_step_buffers, 2u) << label;
+    EXPECT_EQ(plan_at(shape, 139).h_step_buffers, 3u) << label;
+    EXPECT_EQ(plan_at(shape, 80).h_step_buffers, 3u) << label;
   }
 }
 

@@ -81,6 +81,32 @@ TEST(GpuHostStaging, GeneratedElementsArriveWhole) {
                gpu::GpuError);  // not whole elements
 }
 
+// Large uploads through the copy lanes: every byte arrives, for sizes at the lanes' threshold (4 chunks),
+// just past it and with a short last chunk, over one to eight lanes; uploads queued one after another on a
+// stream keep their order with a device copy between them.
+TEST(GpuHostStaging, CopyLanesDeliverEveryByte) {
+  CUZK_REQUIRE_GPU();
+  gpu::Stream stream;
+  constexpr std::size_t kChunk = gpu::HostStaging::kLaneChunkBytes;
+  for (unsigned lanes : {1u, 2u, 3u, 8u}) {
+    gpu::HostStaging staging(1 << 20, lanes);
+    for (std::size_t bytes : {4 * kChunk, 4 * kChunk + 1, 37 * kChunk + 12345}) {
+      const auto in = pattern(bytes, std::uint8_t(lanes + bytes));
+      gpu::DeviceBuffer<std::uint8_t> device(bytes), copy(bytes);
+      CUDA_OK(cudaMemsetAsync(device.data(), 0xEE, bytes, stream));
+      staging.upload(device.data(), in.data(), bytes, stream);
+      CUDA_OK(cudaMemcpyAsync(copy.data(), device.data(), bytes, cudaMemcpyDeviceToDevice, stream));
+      const auto second = pattern(bytes, std::uint8_t(lanes + bytes + 1));
+      staging.upload(device.data(), second.data(), bytes, stream);  // after the device copy has read
+      std::vector<std::uint8_t> out(bytes, 0), first_out(bytes, 0);
+      staging.download(out.data(), device.data(), bytes, stream);
+      staging.download(first_out.data(), copy.data(), bytes, stream);
+      EXPECT_TRUE(out == second) << lanes << " lanes, " << bytes << " bytes";
+      EXPECT_TRUE(first_out == in) << lanes << " lanes, " << bytes << " bytes";
+    }
+  }
+}
+
 TEST(GpuHostStaging, PinnedMemoryGoesDirect) {
   CUZK_REQUIRE_GPU();
   gpu::Stream stream;

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "gpu/device_buffer.hpp"
+#include "gpu/h_step.hpp"
 #include "gpu/ntt.hpp"
 #include "prover/groth16/domain.hpp"
 #include "tests/gpu/gpu_test_util.hpp"
@@ -183,6 +184,33 @@ TEST(GpuH, MatchesCpuComputeH) {
     std::vector<Fr> got = gpu::compute_h(a, b, c);
     ASSERT_EQ(got.size(), want.size()) << n;
     ASSERT_EQ(got, want) << "n = " << n;
+  }
+}
+
+// The H step in two buffers (c after the product of a and b, in b's buffer) gives the CPU's h, call after
+// call on one HStep (no values of an earlier call left in the padding), and lends the halves of its second
+// buffer; with three it lends the second and third.
+TEST(GpuH, TwoBuffersMatchTheCpu) {
+  CUZK_REQUIRE_GPU();
+  auto rng = test::seeded_rng("GpuH.TwoBuffers");
+  for (unsigned lg : {1u, 4u, 12u, 17u}) {
+    gpu::HStep two(lg, 2), three(lg, 3);
+    EXPECT_EQ(two.buffers(), 2u);
+    EXPECT_EQ(gpu::HStep::device_bytes(lg, 3) - gpu::HStep::device_bytes(lg, 2), (std::size_t{32} << lg));
+    const std::size_t m = std::size_t{1} << lg;
+    for (std::size_t n : {m, m / 2 + 1}) {
+      std::vector<Fr> a = random_vector(n, rng), b = random_vector(n, rng), c = random_vector(n, rng);
+      const std::vector<Fr> want = groth16::compute_h(a, b, c);
+      EXPECT_EQ(two.run(a, b, c), want) << "lg " << lg << ", n " << n;
+      EXPECT_EQ(three.run(a, b, c), want) << "lg " << lg << ", n " << n;
+    }
+    const gpu::HStep::Lendable lent2 = two.lendable(), lent3 = three.lendable();
+    EXPECT_EQ(lent2.bytes, (std::size_t{32} << lg) / 2);
+    EXPECT_EQ(static_cast<std::byte*>(lent2.second) - static_cast<std::byte*>(lent2.first),
+              std::ptrdiff_t(lent2.bytes));
+    EXPECT_EQ(lent3.bytes, std::size_t{32} << lg);
+    EXPECT_EQ(lent3.first, static_cast<void*>(three.input_b()));
+    EXPECT_THROW(two.input_c(), gpu::GpuError);
   }
 }
 

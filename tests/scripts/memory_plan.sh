@@ -36,11 +36,13 @@ jq -e --arg c1 "$tmp/s32.json" --arg proof "$tmp/out/7.proof" --argjson gib "$gi
 [ ! -e "$tmp/out" ] || fail "--dry-run created the output folder"
 [ ! -e "$tmp/no-pce" ] || fail "--dry-run created the PCE cache folder"
 
-# A 16 GiB card on a 64 GiB host: bases streamed, one synthesis worker; the host plan fits 64 GiB.
+# A 16 GiB card on a 64 GiB host: bases streamed, the H step in two buffers, one synthesis worker; the host
+# plan fits 64 GiB.
 CUZK_TEST_MEM_AVAILABLE=64GiB dry --gpu --gpu-memory 16GiB --json "$tmp/s32.json" >"$tmp/16.json" 2>"$tmp/16.log" ||
   { cat "$tmp/16.log" >&2; fail "--dry-run at 16GiB exited $?"; }
 jq -e --argjson gib "$gib" '.fits and .host_bytes <= 64 * $gib and .host.synthesis_workers == 1
-  and ([.device.vectors[] | select(.name == "h")][0].resident | not)' "$tmp/16.json" >/dev/null ||
+  and ([.device.vectors[] | select(.name == "h")][0].resident | not) and .device.h_step_buffers == 2' \
+  "$tmp/16.json" >/dev/null ||
   fail "--dry-run at 16GiB: $(cat "$tmp/16.json")"
 
 # 4 GiB holds not even the H step: exit 8, the message naming what is needed and the budget.
