@@ -1,12 +1,12 @@
 #!/usr/bin/env bash
 # The include rule of docs/architecture.md: folders follow the data flow
-#   io/ -> prover/ (algebra, hash -> r1cs -> gadgets -> groth16 -> porep) -> pce/, gpu/ -> job/ -> cli/
+#   io/ -> prover/ (algebra, hash -> r1cs -> gadgets -> groth16 -> porep -> update) -> pce/, gpu/ -> job/ -> cli/
 # and a file includes only its own folder and the folders this table allows. Prints every include that
 # breaks the rule and exits 1 if there is one. Run from anywhere; tests/CMakeLists.txt runs it as a test.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-prover_all="prover prover/algebra prover/hash prover/r1cs prover/gadgets prover/groth16 prover/porep"
+prover_all="prover prover/algebra prover/hash prover/r1cs prover/gadgets prover/groth16 prover/porep prover/update"
 declare -A allowed=(
   [io]=""
   [prover]="prover/algebra"
@@ -16,6 +16,7 @@ declare -A allowed=(
   [prover/gadgets]="prover/algebra prover/hash prover/r1cs"
   [prover/groth16]="io prover prover/algebra prover/hash prover/r1cs"
   [prover/porep]="io prover prover/algebra prover/hash prover/r1cs prover/gadgets prover/groth16"
+  [prover/update]="io prover prover/algebra prover/hash prover/r1cs prover/gadgets prover/groth16 prover/porep"
   [pce]="io $prover_all"
   [gpu]="io $prover_all"
   [job]="io $prover_all pce gpu"
