@@ -1,0 +1,331 @@
+// The EmptySectorUpdate (SnapDeals) circuit (prover/update/circuit.hpp): constraint and input counts
+// against rust-fil-proofs' published figures, the in-circuit challenge derivation against the native one,
+// a satisfiable 2KiB witness from a native update instance with the public inputs the verifier computes,
+// and tampered witnesses that must fail.
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <random>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "prover/gadgets/merkle_native.hpp"
+#include "prover/r1cs/constraint_system.hpp"
+#include "prover/update/circuit.hpp"
+#include "prover/update/errors.hpp"
+#include "prover/update/randomness.hpp"
+#include "prover/update/shape.hpp"
+#include "tests/test_util.hpp"
+
+namespace {
+
+using cuzk::algebra::Fr;
+using cuzk::r1cs::Checker;
+using cuzk::r1cs::Counter;
+using namespace cuzk::update;
+namespace merkle = cuzk::gadgets::merkle;
+
+struct Counts {
+  std::size_t constraints, inputs, aux;
+};
+
+Counts count(const UpdateShape& shape) {
+  Counter cs;
+  synthesize_update_circuit(cs, shape, PartitionWitness::blank(shape));
+  return {cs.num_constraints(), cs.num_inputs(), cs.num_aux()};
+}
+
+const UpdateShape& shape_of(const char* label) {
+  const UpdateShape* s = UpdateShape::find(label);
+  if (!s) throw std::runtime_error(std::string("no update shape ") + label);
+  return *s;
+}
+
+// --- counts ------------------------------------------------------------------------------------------
+
+// rust-fil-proofs storage-proofs-update/tests/circuit.rs, test_empty_sector_update_circuit_{1,2,4,8,16,32}kib
+// (each synthesizes one partition with TestConstraintSystem and asserts num_constraints). The aux counts
+// are not published upstream; they are this implementation's, pinned against regressions.
+TEST(UpdateCircuitCounts, RustFilProofsSmallSectors) {
+  struct Case {
+    const char* size;
+    std::size_t constraints, aux;
+  };
+  for (const Case& c : {Case{"1KiB", 1'248'389, 1'247'309}, Case{"2KiB", 1'705'039, 1'703'569},
+                        Case{"4KiB", 2'165'109, 2'163'189}, Case{"8KiB", 2'620'359, 2'618'009},
+                        Case{"16KiB", 6'300'021, 6'293'944}, Case{"32KiB", 6'760'091, 6'753'564}}) {
+    SCOPED_TRACE(c.size);
+    const Counts n = count(shape_of(c.size));
+    EXPECT_EQ(n.constraints, c.constraints);
+    EXPECT_EQ(n.inputs, UpdateShape::num_inputs());
+    EXPECT_EQ(n.aux, c.aux);
+  }
+}
+
+// 32GiB: rust-fil-proofs storage-proofs-update/tests/circuit.rs test_empty_sector_update_constraints_32gib
+// (BenchCS over the blank circuit: 81,049,499). 2KiB: as above. 8MiB, 512MiB and 64GiB have no published
+// figure; their counts are this implementation's, pinned against regressions. Counting needs no values
+// and no matrices (the Counter system), a fraction of a second even at 64GiB.
+TEST(UpdateCircuitCounts, RegisteredSectorSizes) {
+  struct Case {
+    const char* size;
+    std::size_t constraints, aux;
+  };
+  for (const Case& c : {Case{"2KiB", 1'705'039, 1'703'569}, Case{"8MiB", 10'007'503, 9'998'039},
+                        Case{"512MiB", 57'450'479, 57'401'314}, Case{"32GiB", 81'049'499, 80'978'488},
+                        Case{"64GiB", 85'006'101, 84'931'220}}) {
+    SCOPED_TRACE(c.size);
+    const UpdateShape& shape = shape_of(c.size);
+    EXPECT_TRUE(shape.registered);
+    const Counts n = count(shape);
+    EXPECT_EQ(n.constraints, c.constraints);
+    EXPECT_EQ(n.inputs, UpdateShape::num_inputs());
+    EXPECT_EQ(n.aux, c.aux);
+  }
+}
+
+// rust-fil-proofs storage-proofs-update/src/gadgets.rs test_gen_challenge_bits_gadget: the gadget's
+// constraints per size (568 up to 16MiB, 4,544 at 512MiB, 5,680 at 32GiB and 64GiB), and its bits equal the
+// native challenges (challenges.rs Challenges) for every partition.
+TEST(UpdateCircuitGadgets, GenChallengeBitsMatchesNativeChallenges) {
+  auto rng = cuzk::test::seeded_rng("UpdateCircuitGadgets.GenChallengeBits");
+  struct Case {
+    const char* size;
+    std::size_t constraints;
+  };
+  for (const Case& c :
+       {Case{"1KiB", 568}, Case{"2KiB", 568}, Case{"32KiB", 568}, Case{"8MiB", 568}, Case{"16MiB", 568},
+        Case{"512MiB", 4'544}, Case{"32GiB", 5'680}, Case{"64GiB", 5'680}}) {
+    SCOPED_TRACE(c.size);
+    const UpdateShape& shape = shape_of(c.size);
+    const Fr comm_r_new = cuzk::test::random_field<Fr>(rng);
+    for (std::size_t k = 0; k < shape.partition_count; ++k) {
+      Checker cs;
+      auto comm = cuzk::gadgets::AllocatedNum::alloc_value(cs, comm_r_new);
+      auto partition = cuzk::gadgets::AllocatedNum::alloc_value(cs, Fr::from_u64(k));
+      const std::size_t before = cs.num_constraints();
+      auto bits = circuit_detail::gen_challenge_bits(cs, shape, comm, partition);
+      EXPECT_EQ(cs.num_constraints() - before, c.constraints);
+      ASSERT_TRUE(cs.is_satisfied());
+      const std::vector<std::uint64_t> native = partition_challenges(shape, comm_r_new, k);
+      ASSERT_EQ(bits.size(), native.size());
+      for (std::size_t i = 0; i < bits.size(); ++i) {
+        std::uint64_t value = std::uint64_t{k} << shape.random_bits_per_challenge();
+        for (std::size_t b = 0; b < bits[i].size(); ++b)
+          if (bits[i][b].value()) value |= std::uint64_t{1} << b;
+        EXPECT_EQ(value, native[i]) << "challenge " << i << " of partition " << k;
+      }
+    }
+  }
+}
+
+// --- a native update instance ------------------------------------------------------------------------
+
+// The native twin of an update (rfp tests/circuit.rs): random TreeROld labels and comm_c, random
+// TreeDNew data, labels_r_new[i] = labels_r_old[i] + data[i] * rho(phi, high(i)), and the three trees.
+struct Instance {
+  UpdateShape shape;
+  std::size_t h = 0;
+  std::vector<Fr> labels_r_old, labels_d_new, labels_r_new;
+  std::vector<std::vector<merkle::Bytes32>> tree_d;  // levels, leaves first
+  Fr comm_c, root_r_old, root_r_new, comm_r_old, comm_r_new, comm_d_new;
+};
+
+Fr bytes_to_fr(const merkle::Bytes32& bytes) {
+  Fr out;
+  if (!Fr::from_bytes_le(bytes.data(), out)) throw std::runtime_error("tree D node is not a field element");
+  return out;
+}
+
+merkle::Bytes32 fr_to_bytes(const Fr& value) {
+  merkle::Bytes32 out;
+  value.to_bytes_le(out.data());
+  return out;
+}
+
+Fr poseidon2(const Fr& a, const Fr& b) {
+  const std::array<Fr, 2> children{a, b};
+  return merkle::PoseidonHasher::node(children);
+}
+
+Instance make_instance(const UpdateShape& shape, std::mt19937_64& rng) {
+  Instance in;
+  in.shape = shape;
+  in.h = shape.h_default();
+  const std::size_t nodes = shape.sector_nodes;
+  for (std::size_t i = 0; i < nodes; ++i) in.labels_r_old.push_back(cuzk::test::random_field<Fr>(rng));
+  in.root_r_old = merkle::tree_root<merkle::PoseidonHasher>(in.labels_r_old, shape.tree_r);
+  in.comm_c = cuzk::test::random_field<Fr>(rng);
+  in.comm_r_old = poseidon2(in.comm_c, in.root_r_old);
+
+  for (std::size_t i = 0; i < nodes; ++i) in.labels_d_new.push_back(cuzk::test::random_field<Fr>(rng));
+  in.tree_d.emplace_back();
+  for (const Fr& leaf : in.labels_d_new) in.tree_d.back().push_back(fr_to_bytes(leaf));
+  while (in.tree_d.back().size() > 1) {
+    const auto& level = in.tree_d.back();
+    std::vector<merkle::Bytes32> up;
+    for (std::size_t i = 0; i < level.size(); i += 2)
+      up.push_back(merkle::Sha256Hasher::node(std::span<const merkle::Bytes32>(level).subspan(i, 2)));
+    in.tree_d.push_back(std::move(up));
+  }
+  in.comm_d_new = bytes_to_fr(in.tree_d.back()[0]);
+
+  const Fr phi_value = phi(in.comm_d_new, in.comm_r_old);
+  for (std::size_t i = 0; i < nodes; ++i) {
+    const Fr r = rho(phi_value, node_high_bits(shape, i, in.h));
+    in.labels_r_new.push_back(encode_node(in.labels_r_old[i], in.labels_d_new[i], r));
+  }
+  in.root_r_new = merkle::tree_root<merkle::PoseidonHasher>(in.labels_r_new, shape.tree_r);
+  in.comm_r_new = poseidon2(in.comm_c, in.root_r_new);
+  return in;
+}
+
+PathSiblings tree_r_path(const std::vector<Fr>& labels, const merkle::TreeShape& shape, std::uint64_t c) {
+  PathSiblings out;
+  for (const auto& element : merkle::tree_path<merkle::PoseidonHasher>(labels, shape, c))
+    out.push_back(element.siblings);
+  return out;
+}
+
+// The partition's witness as rfp's vanilla prover assembles it (tests/circuit.rs get_apex_leafs, gen_proof).
+PartitionWitness make_witness(const Instance& in, std::size_t k) {
+  const UpdateShape& s = in.shape;
+  PartitionWitness w;
+  w.k_and_h_select = k_and_h_select(s, k, in.h);
+  w.comm_r_old = in.comm_r_old;
+  w.comm_d_new = in.comm_d_new;
+  w.comm_r_new = in.comm_r_new;
+  w.comm_c = in.comm_c;
+  w.root_r_old = in.root_r_old;
+  w.root_r_new = in.root_r_new;
+  const auto& apex_row = in.tree_d[s.path_len_to_apex_leaf()];
+  for (std::size_t i = 0; i < s.apex_leaf_count; ++i)
+    w.apex_leafs.push_back(bytes_to_fr(apex_row[k * s.apex_leaf_count + i]));
+  for (std::uint64_t c : partition_challenges(s, in.comm_r_new, k)) {
+    ChallengeWitness cw;
+    cw.leaf_r_old = in.labels_r_old[c];
+    cw.leaf_d_new = in.labels_d_new[c];
+    cw.path_r_old = tree_r_path(in.labels_r_old, s.tree_r, c);
+    cw.path_r_new = tree_r_path(in.labels_r_new, s.tree_r, c);
+    for (std::size_t level = 0; level < s.challenge_bit_len; ++level)
+      cw.path_d_new.push_back({bytes_to_fr(in.tree_d[level][(c >> level) ^ 1])});
+    w.challenges.push_back(std::move(cw));
+  }
+  return w;
+}
+
+std::vector<Fr> circuit_public_inputs(const Checker& cs) {
+  return {cs.inputs().begin() + 1, cs.inputs().end()};
+}
+
+// --- satisfaction ------------------------------------------------------------------------------------
+
+class UpdateCircuit2KiB : public ::testing::Test {
+ protected:
+  static void SetUpTestSuite() {
+    auto rng = cuzk::test::seeded_rng("UpdateCircuit2KiB");
+    instance_ = new Instance(make_instance(shape_of("2KiB"), rng));
+  }
+  static void TearDownTestSuite() {
+    delete instance_;
+    instance_ = nullptr;
+  }
+  static Instance* instance_;
+};
+Instance* UpdateCircuit2KiB::instance_ = nullptr;
+
+TEST_F(UpdateCircuit2KiB, SatisfiedWithTheVerifiersPublicInputs) {
+  const Instance& in = *instance_;
+  Checker cs;
+  synthesize_update_circuit(cs, in.shape, make_witness(in, 0));
+  ASSERT_TRUE(cs.is_satisfied()) << cs.first_failure()->path;
+  EXPECT_EQ(cs.num_constraints(), 1'705'039u);
+  // k = 0, h = h_default = 1, and h_select = 2^0: constants.rs h_select takes the first index of h in
+  // hs, and every h of the small sizes is 1. So k_and_h_select = 1.
+  EXPECT_EQ(circuit_public_inputs(cs),
+            public_inputs(in.shape, 0, in.h, in.comm_r_old, in.comm_d_new, in.comm_r_new));
+  EXPECT_EQ(circuit_public_inputs(cs)[0], Fr::from_u64(1));
+}
+
+TEST_F(UpdateCircuit2KiB, FlippedDataBitIsUnsatisfied) {
+  const Instance& in = *instance_;
+  PartitionWitness w = make_witness(in, 0);
+  merkle::Bytes32 bytes = fr_to_bytes(w.challenges[3].leaf_d_new);
+  bytes[0] ^= 1;
+  w.challenges[3].leaf_d_new = bytes_to_fr(bytes);
+  Checker cs;
+  synthesize_update_circuit(cs, in.shape, w);
+  ASSERT_FALSE(cs.is_satisfied());
+  EXPECT_NE(cs.first_failure()->path.find("c_index=3"), std::string::npos) << cs.first_failure()->path;
+}
+
+TEST_F(UpdateCircuit2KiB, WrongRootIsUnsatisfied) {
+  const Instance& in = *instance_;
+  PartitionWitness w = make_witness(in, 0);
+  w.root_r_new += Fr::one();
+  Checker cs;
+  synthesize_update_circuit(cs, in.shape, w);
+  ASSERT_FALSE(cs.is_satisfied());
+  EXPECT_NE(cs.first_failure()->path.find("comm_r_new_calc == comm_r_new"), std::string::npos)
+      << cs.first_failure()->path;
+}
+
+TEST_F(UpdateCircuit2KiB, WrongPublicCommDIsUnsatisfied) {
+  const Instance& in = *instance_;
+  PartitionWitness w = make_witness(in, 0);
+  w.comm_d_new += Fr::one();
+  Checker cs;
+  synthesize_update_circuit(cs, in.shape, w);
+  EXPECT_FALSE(cs.is_satisfied());
+}
+
+TEST_F(UpdateCircuit2KiB, AnyOneHotHSelectOfTheSameHIsSatisfied) {
+  // For 2KiB every h is 1, so another one-hot h_select (here 2^5) proves the same encoding.
+  const Instance& in = *instance_;
+  PartitionWitness w = make_witness(in, 0);
+  w.k_and_h_select = Fr::from_u64(32);
+  Checker cs;
+  synthesize_update_circuit(cs, in.shape, w);
+  EXPECT_TRUE(cs.is_satisfied());
+}
+
+TEST_F(UpdateCircuit2KiB, WitnessOfAnotherShapeIsRejected) {
+  const Instance& in = *instance_;
+  PartitionWitness w = make_witness(in, 0);
+  w.challenges.pop_back();
+  Counter cs;
+  EXPECT_THROW(synthesize_update_circuit(cs, in.shape, w), UpdateError);
+}
+
+// 16KiB has two partitions: partition 1 exercises the partition bits, the partition path and the
+// digests of a later partition (6.3 M constraints, a few seconds).
+TEST(UpdateCircuit16KiB, SecondPartitionSatisfied) {
+  auto rng = cuzk::test::seeded_rng("UpdateCircuit16KiB");
+  const Instance in = make_instance(shape_of("16KiB"), rng);
+  Checker cs;
+  synthesize_update_circuit(cs, in.shape, make_witness(in, 1));
+  ASSERT_TRUE(cs.is_satisfied()) << cs.first_failure()->path;
+  EXPECT_EQ(circuit_public_inputs(cs),
+            public_inputs(in.shape, 1, in.h, in.comm_r_old, in.comm_d_new, in.comm_r_new));
+}
+
+TEST(UpdateShapes, ConstantsFromUpstream) {
+  // constants.rs: partitions, challenges, apex leaves, hs and h_default per size.
+  const UpdateShape& s32g = shape_of("32GiB");
+  EXPECT_EQ(s32g.partition_count, 16u);
+  EXPECT_EQ(s32g.challenge_count, 86u);
+  EXPECT_EQ(s32g.apex_leaf_count, 128u);
+  EXPECT_EQ(s32g.h_default(), 10u);
+  EXPECT_EQ(s32g.h_select(10), 8u);
+  EXPECT_EQ(shape_of("8MiB").partition_count, 4u);
+  EXPECT_EQ(shape_of("8MiB").challenge_count, 10u);
+  EXPECT_EQ(shape_of("2KiB").h_default(), 1u);
+  EXPECT_THROW(shape_of("32GiB").h_select(13), UpdateError);
+  EXPECT_THROW(UpdateShape::from_sector_bytes(3 << 10), UpdateError);
+  EXPECT_THROW(k_and_h_select(s32g, 16, 10), UpdateError);
+  // k = 5, h = 10: 5 | 2^3 << 4.
+  EXPECT_EQ(k_and_h_select(s32g, 5, 10), Fr::from_u64(5 | (8 << 4)));
+}
+
+}  // namespace
