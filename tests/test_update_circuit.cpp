@@ -12,6 +12,7 @@
 
 #include "prover/gadgets/merkle_native.hpp"
 #include "prover/r1cs/constraint_system.hpp"
+#include "prover/r1cs/evaluate.hpp"
 #include "prover/update/circuit.hpp"
 #include "prover/update/errors.hpp"
 #include "prover/update/randomness.hpp"
@@ -23,6 +24,8 @@ namespace {
 using cuzk::algebra::Fr;
 using cuzk::r1cs::Checker;
 using cuzk::r1cs::Counter;
+using cuzk::r1cs::RecorderWithWitness;
+using cuzk::r1cs::WitnessGen;
 using namespace cuzk::update;
 namespace merkle = cuzk::gadgets::merkle;
 
@@ -288,6 +291,27 @@ TEST_F(UpdateCircuit2KiB, AnyOneHotHSelectOfTheSameHIsSatisfied) {
   Checker cs;
   synthesize_update_circuit(cs, in.shape, w);
   EXPECT_TRUE(cs.is_satisfied());
+}
+
+// The value-only fast path (WitnessGen: Poseidon and SHA-256 without linear combinations) gives the
+// recording system's aux values in the same order, and they satisfy the recorded matrices.
+TEST_F(UpdateCircuit2KiB, RecorderAndWitnessGenAgree) {
+  const Instance& in = *instance_;
+  const PartitionWitness w = make_witness(in, 0);
+  RecorderWithWitness recorder;
+  synthesize_update_circuit(recorder, in.shape, w);
+  WitnessGen witness;
+  synthesize_update_circuit(witness, in.shape, w);
+  EXPECT_EQ(recorder.num_constraints(), 1'705'039u);
+  ASSERT_EQ(witness.aux().size(), recorder.aux().size());
+  EXPECT_EQ(witness.inputs(), recorder.inputs());
+  std::size_t first_difference = 0;
+  while (first_difference < witness.aux().size() &&
+         witness.aux()[first_difference] == recorder.aux()[first_difference])
+    ++first_difference;
+  EXPECT_EQ(first_difference, witness.aux().size()) << "aux values differ first at " << first_difference;
+  const cuzk::r1cs::R1cs r1cs = recorder.finish();
+  EXPECT_EQ(cuzk::r1cs::first_unsatisfied(r1cs, witness.inputs(), witness.aux()), std::nullopt);
 }
 
 TEST_F(UpdateCircuit2KiB, WitnessOfAnotherShapeIsRejected) {
