@@ -17,6 +17,7 @@
 #include "prover/update/errors.hpp"
 #include "prover/update/randomness.hpp"
 #include "prover/update/shape.hpp"
+#include "prover/update/vanilla_proof.hpp"
 #include "tests/test_util.hpp"
 
 namespace {
@@ -320,6 +321,123 @@ TEST_F(UpdateCircuit2KiB, WitnessOfAnotherShapeIsRejected) {
   w.challenges.pop_back();
   Counter cs;
   EXPECT_THROW(synthesize_update_circuit(cs, in.shape, w), UpdateError);
+}
+
+// --- vanilla partition proofs (PartitionProofBytes) -------------------------------------------------
+
+// A Merkle proof as rfp's gen_proof returns it: Single / Sub / Top by the tree's shape, the path split
+// into base, sub and top levels.
+cuzk::porep::MerkleProof vanilla_merkle_proof(const std::vector<merkle::PathElement<Fr>>& path,
+                                              const Fr& leaf, const Fr& root, const merkle::TreeShape& tree) {
+  using cuzk::porep::MerkleProof;
+  MerkleProof p;
+  p.kind = tree.top_arity   ? MerkleProof::Kind::kTop
+           : tree.sub_arity ? MerkleProof::Kind::kSub
+                            : MerkleProof::Kind::kSingle;
+  p.root = fr_to_bytes(root);
+  p.leaf = fr_to_bytes(leaf);
+  const std::size_t extra = (tree.sub_arity ? 1 : 0) + (tree.top_arity ? 1 : 0);
+  for (std::size_t row = 0; row < path.size(); ++row) {
+    cuzk::porep::PathElement e;
+    for (const Fr& s : path[row].siblings) e.hashes.push_back(fr_to_bytes(s));
+    e.index = path[row].index;
+    const std::size_t base_len = path.size() - extra;
+    (row < base_len ? p.base : row == base_len ? p.sub : p.top).path.push_back(std::move(e));
+  }
+  return p;
+}
+
+VanillaPartitionProof make_vanilla(const Instance& in, std::size_t k) {
+  const UpdateShape& s = in.shape;
+  VanillaPartitionProof v;
+  v.comm_c = fr_to_bytes(in.comm_c);
+  const auto& apex_row = in.tree_d[s.path_len_to_apex_leaf()];
+  v.apex_leafs.assign(apex_row.begin() + k * s.apex_leaf_count,
+                      apex_row.begin() + (k + 1) * s.apex_leaf_count);
+  for (std::uint64_t c : partition_challenges(s, in.comm_r_new, k)) {
+    VanillaChallengeProof cp;
+    cp.proof_r_old =
+        vanilla_merkle_proof(merkle::tree_path<merkle::PoseidonHasher>(in.labels_r_old, s.tree_r, c),
+                             in.labels_r_old[c], in.root_r_old, s.tree_r);
+    cp.proof_r_new =
+        vanilla_merkle_proof(merkle::tree_path<merkle::PoseidonHasher>(in.labels_r_new, s.tree_r, c),
+                             in.labels_r_new[c], in.root_r_new, s.tree_r);
+    std::vector<merkle::PathElement<Fr>> path_d;
+    for (std::size_t level = 0; level < s.challenge_bit_len; ++level) {
+      merkle::PathElement<Fr> e;
+      e.siblings.push_back(bytes_to_fr(in.tree_d[level][(c >> level) ^ 1]));
+      e.index = (c >> level) & 1;
+      path_d.push_back(std::move(e));
+    }
+    cp.proof_d_new =
+        vanilla_merkle_proof(path_d, in.labels_d_new[c], in.comm_d_new, merkle::TreeShape{2, 0, 0});
+    v.challenge_proofs.push_back(std::move(cp));
+  }
+  return v;
+}
+
+PartitionWitness witness_via_bytes(const Instance& in, std::size_t k,
+                                   const std::vector<std::uint8_t>& bytes) {
+  const VanillaPartitionProof parsed = parse_partition_proof(bytes, "u.json partition " + std::to_string(k));
+  return witness_from_vanilla(in.shape, k, in.h, in.comm_r_old, in.comm_d_new, in.comm_r_new, parsed,
+                              "u.json partition " + std::to_string(k));
+}
+
+TEST_F(UpdateCircuit2KiB, VanillaBytesRoundTripToASatisfiedWitness) {
+  const Instance& in = *instance_;
+  const VanillaPartitionProof vanilla = make_vanilla(in, 0);
+  const std::vector<std::uint8_t> bytes = serialize_partition_proof(vanilla);
+  // 32 + 8 + 8 * 32 + 8 + 10 * (3 proofs: 4 + 64 + 8 + per level 8 + 32 * siblings + 8): TreeR has two
+  // levels of 7 siblings, TreeD six levels of one.
+  const std::size_t tree_r_proof = 4 + 64 + 8 + 2 * (8 + 7 * 32 + 8);
+  const std::size_t tree_d_proof = 4 + 64 + 8 + 6 * (8 + 32 + 8);
+  EXPECT_EQ(bytes.size(), 32 + 8 + 8 * 32 + 8 + 10 * (2 * tree_r_proof + tree_d_proof));
+  EXPECT_EQ(parse_partition_proof(bytes, "round trip"), vanilla);
+  Checker cs;
+  synthesize_update_circuit(cs, in.shape, witness_via_bytes(in, 0, bytes));
+  ASSERT_TRUE(cs.is_satisfied()) << cs.first_failure()->path;
+}
+
+TEST_F(UpdateCircuit2KiB, HostileVanillaBytesAreRefusedWithContext) {
+  const Instance& in = *instance_;
+  const std::vector<std::uint8_t> bytes = serialize_partition_proof(make_vanilla(in, 0));
+  auto refused = [&](const std::vector<std::uint8_t>& b, const std::string& needle) {
+    try {
+      witness_via_bytes(in, 0, b);
+    } catch (const UpdateError& e) {
+      const std::string what = e.what();
+      EXPECT_NE(what.find("u.json partition 0"), std::string::npos) << what;
+      EXPECT_NE(what.find(needle), std::string::npos) << what;
+      return;
+    }
+    ADD_FAILURE() << "accepted; expected an error with '" << needle << "'";
+  };
+  // Every truncation (a sample of lengths) and a trailing byte.
+  for (std::size_t len :
+       {std::size_t{0}, std::size_t{31}, std::size_t{40}, bytes.size() / 2, bytes.size() - 1})
+    refused({bytes.begin(), bytes.begin() + static_cast<std::ptrdiff_t>(len)}, "truncated");
+  std::vector<std::uint8_t> longer = bytes;
+  longer.push_back(0);
+  refused(longer, "left over");
+  // A huge apex leaf count, an unknown proof variant.
+  std::vector<std::uint8_t> huge = bytes;
+  huge[32 + 7] = 0x7f;
+  refused(huge, "more than the bytes left");
+  std::vector<std::uint8_t> variant = bytes;
+  variant[32 + 8 + 8 * 32 + 8] = 3;
+  refused(variant, "unknown Merkle proof variant 3");
+  // A non-canonical comm_c.
+  std::vector<std::uint8_t> non_canonical = bytes;
+  std::fill(non_canonical.begin(), non_canonical.begin() + 32, 0xff);
+  refused(non_canonical, "comm_c is not a canonical field element");
+  // Two challenge proofs swapped: the first no longer proves the first challenge (unless the two challenges
+  // happen to be the same node).
+  VanillaPartitionProof swapped = make_vanilla(in, 0);
+  const auto challenges = partition_challenges(in.shape, in.comm_r_new, 0);
+  std::size_t other = 1;
+  while (challenges[other] == challenges[0]) ++other;
+  std::swap(swapped.challenge_proofs[0], swapped.challenge_proofs[other]);
+  refused(serialize_partition_proof(swapped), "challenge 0 proof_r_old proves node");
 }
 
 // 16KiB has two partitions: partition 1 exercises the partition bits, the partition path and the
