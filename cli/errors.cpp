@@ -16,6 +16,7 @@
 #include "prover/algebra/encoding.hpp"
 #include "prover/groth16/errors.hpp"
 #include "prover/porep/errors.hpp"
+#include "prover/update/errors.hpp"
 
 namespace cuzk::cli {
 
@@ -83,6 +84,9 @@ Classified log_exception() {
     return kInternalError;
   } catch (const porep::PorepError& e) {
     spdlog::error("invalid C1 data: {}", e.what());
+    return kInputError;
+  } catch (const update::UpdateError& e) {
+    spdlog::error("invalid update data: {}", e.what());
     return kInputError;
   } catch (const groth16::Groth16Error& e) {
     spdlog::error("{}", e.what());

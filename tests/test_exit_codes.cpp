@@ -20,6 +20,7 @@
 #include "prover/algebra/encoding.hpp"
 #include "prover/groth16/errors.hpp"
 #include "prover/porep/errors.hpp"
+#include "prover/update/errors.hpp"
 
 namespace cuzk {
 namespace {
@@ -121,6 +122,7 @@ std::vector<Raised> every_raised_error() {
   std::vector<Raised> all = {
       {"io::IoError", "", [] { throw io::IoError("f.json", "truncated", 7); }},
       {"porep::PorepError", "", [] { throw porep::PorepError("comm_r is not canonical"); }},
+      {"update::UpdateError", "", [] { throw update::UpdateError("apex leaf 3 is not canonical"); }},
       {"algebra::EncodingError", "",
        [] { throw algebra::EncodingError(algebra::EncodingErrorKind::kNotOnCurve, "proof point a"); }},
       {"CLI::ParseError", "", [] { throw CLI::ValidationError("--comm-r", "not a field element"); }},
