@@ -4,6 +4,7 @@
 // and tampered witnesses that must fail.
 #include <gtest/gtest.h>
 
+#include <array>
 #include <cstdint>
 #include <random>
 #include <span>
@@ -121,6 +122,67 @@ TEST(UpdateCircuitGadgets, GenChallengeBitsMatchesNativeChallenges) {
         EXPECT_EQ(value, native[i]) << "challenge " << i << " of partition " << k;
       }
     }
+  }
+}
+
+// rust-fil-proofs storage-proofs-update/src/challenges.rs test_challenges_against_hardcoded: comm_r_new is
+// the first TreeRDomain::random of XorShiftRng::from_seed(TEST_SEED) (storage-proofs-core lib.rs), and the
+// first five challenges of some partitions are pinned. Reproducing them checks the gen-randomness Poseidon
+// (its custom domain tag) and the challenge bits, which the constraint counts cannot see.
+class RfpXorShift {  // rand_xorshift 0.3 XorShiftRng: four u32 words from the seed, little-endian
+ public:
+  explicit RfpXorShift(const std::array<std::uint8_t, 16>& seed) {
+    for (int i = 0; i < 4; ++i)
+      state_[i] = std::uint32_t{seed[4 * i]} | std::uint32_t{seed[4 * i + 1]} << 8 |
+                  std::uint32_t{seed[4 * i + 2]} << 16 | std::uint32_t{seed[4 * i + 3]} << 24;
+  }
+  std::uint32_t next_u32() {
+    const std::uint32_t t = state_[0] ^ (state_[0] << 11);
+    state_[0] = state_[1];
+    state_[1] = state_[2];
+    state_[2] = state_[3];
+    state_[3] = state_[3] ^ (state_[3] >> 19) ^ (t ^ (t >> 8));
+    return state_[3];
+  }
+  std::uint64_t next_u64() {  // rand_core next_u64_via_u32: the first word is the low half
+    const std::uint64_t low = next_u32();
+    return low | std::uint64_t{next_u32()} << 32;
+  }
+
+ private:
+  std::uint32_t state_[4];
+};
+
+// blstrs Scalar::random: four u64 limbs, the top bit masked, rejected until below r.
+Fr rfp_random_fr(RfpXorShift& rng) {
+  for (;;) {
+    Fr::Repr limbs;
+    for (auto& limb : limbs) limb = rng.next_u64();
+    limbs[3] &= ~std::uint64_t{0} >> 1;
+    if (Fr::is_canonical(limbs)) return Fr::from_canonical(limbs);
+  }
+}
+
+TEST(UpdateChallenges, RustFilProofsHardcodedVectors) {
+  RfpXorShift rng(
+      {0x59, 0x62, 0xbe, 0x5d, 0x76, 0x3d, 0x31, 0x8d, 0x17, 0xdb, 0x37, 0x32, 0x54, 0x06, 0xbc, 0xe5});
+  const Fr comm_r_new = rfp_random_fr(rng);
+  struct Case {
+    const char* size;
+    std::size_t k;
+    std::array<std::uint64_t, 5> first;
+  };
+  for (const Case& c :
+       {Case{"1KiB", 0, {21, 7, 3, 31, 0}}, Case{"2KiB", 0, {53, 51, 56, 3, 0}},
+        Case{"16KiB", 1, {286, 308, 493, 510, 508}}, Case{"8MiB", 1, {78878, 130797, 112892, 93994, 78379}},
+        Case{"512MiB", 15, {16388544, 15794686, 16637142, 16319148, 16328348}},
+        Case{"32GiB", 0, {1019125, 27985696, 15282860, 11586600, 44651330}},
+        Case{"32GiB", 14, {990420169, 955146989, 968005601, 976863263, 944650706}},
+        Case{"64GiB", 15, {2045262457, 2036941247, 2136653521, 2091356007, 2147167623}}}) {
+    SCOPED_TRACE(std::string(c.size) + " partition " + std::to_string(c.k));
+    const std::vector<std::uint64_t> challenges = partition_challenges(shape_of(c.size), comm_r_new, c.k);
+    EXPECT_EQ(std::vector<std::uint64_t>(challenges.begin(), challenges.begin() + 5),
+              std::vector<std::uint64_t>(c.first.begin(), c.first.end()));
   }
 }
 
