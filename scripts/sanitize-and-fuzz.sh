@@ -3,7 +3,7 @@
 #  1. $SANITIZE_BUILD_DIR (build-sanitize): clang with -fsanitize=address,undefined (and fuzzer-no-link);
 #     the fast CPU unit tests run under AddressSanitizer + UndefinedBehaviorSanitizer;
 #  2. the libFuzzer targets of tests/fuzz (C1 reader, .vk/.params reader, proof reader, PCE cache reader,
-#     the report readers of `compare` and `report timeline`),
+#     the report readers of `compare` and `report timeline`, the update vanilla-proof reader),
 #     each for $FUZZ_SECONDS (default 50) from its committed seed corpus tests/fuzz/corpus/<target>, whose
 #     inputs (the regression cases) are all run first;
 #  3. the two-stage pipeline tests (tests/test_two_stage.cpp) under ThreadSanitizer.
@@ -24,7 +24,7 @@ stamp() { echo "sanitize-and-fuzz: $* ($((SECONDS - start)) s)"; }
 unit_tests=(test_reliability test_c1_file test_proof_file test_param_names test_encoding test_field test_curve
             test_domain test_r1cs test_pce_cache test_pce_cache_file test_pce_compact test_pce_evaluate
             test_timing_report test_two_stage)
-fuzz_targets=(c1 params proof pce_header reports)
+fuzz_targets=(c1 params proof pce_header reports update_vanilla)
 
 launcher=()
 command -v ccache >/dev/null && launcher=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache)
