@@ -10,6 +10,7 @@
 #include <filesystem>
 #include <nlohmann/json.hpp>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "cli/commands.hpp"
@@ -107,8 +108,10 @@ int run_compare(const CompareFlags& f) {
   fmt::print("{:<16} {:>12} {:>12} {:>9} {:>8}\n", "phase", "baseline s", "contender s", "change", "U test");
   unsigned regressions = 0;
   for (const auto& r : rows) {
-    auto seconds = [](bool present, double s) {
-      return present ? fmt::format("{:.3f}", s) : std::string("-");
+    // Seconds as they are; the energy row's joules with their unit.
+    auto seconds = [&r](bool present, double s) {
+      if (!present) return std::string("-");
+      return r.unit == std::string_view("s") ? fmt::format("{:.3f}", s) : fmt::format("{:.1f} {}", s, r.unit);
     };
     std::string change = r.compared                          ? fmt::format("{:+.1f}%", 100 * r.change)
                          : (r.in_baseline && r.in_contender) ? std::string("(short)")

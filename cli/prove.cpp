@@ -64,6 +64,7 @@ struct ProveFlags {
   // --metrics-label KEY=VALUE, each checked by metrics_label_validator.
   std::vector<std::string> metrics_labels;
   double progress_interval_s = 30;  // a log line every half minute: a 32GiB partition takes minutes
+  std::optional<double> gpu_price_per_hour;  // USD; the report adds the run's and each proof's cost
 };
 
 void write_text_atomic(const std::string& path, const std::string& text) {
@@ -182,6 +183,7 @@ class ProveRun {
     options.pce_cache_dir = f_.pce_cache_dir;
     options.keep_going = f_.keep_going;
     options.skip_existing = f_.skip_existing;
+    options.gpu_price_per_hour = f_.gpu_price_per_hour;
     options.already_proven = [this](const job::AlreadyProven& s) { on_already_proven(s); };
     if (f_.no_verify) spdlog::warn("--no-verify: proofs are written without being verified first");
     options.progress = [this](const std::string& m) { on_step(m); };
@@ -378,6 +380,11 @@ class ProveRun {
         "{:.2f} s",
         mib(report.peak_rss_bytes), mib(report.peak_anon_bytes), mib(report.peak_file_bytes),
         mib(report.peak_device_bytes), report.total.wall_s);
+    if (report.gpu.energy_joules && !report.sectors.empty())
+      spdlog::info("GPU busy {} (steady state), energy {:.0f} J ({:.0f} J per proof), average {:.0f} W",
+                   report.gpu.busy_steady ? fmt::format("{:.1f}%", 100 * *report.gpu.busy_steady) : "-",
+                   *report.gpu.energy_joules, *report.gpu.energy_joules / double(report.sectors.size()),
+                   report.gpu.average_watts.value_or(0));
     job::RunOutcome outcome;
     for (auto& failure : report.failures) {
       ReportedError error;
@@ -602,6 +609,11 @@ void register_prove_commands(CLI::App& app) {
       ->capture_default_str()
       ->check(CLI::PositiveNumber)
       ->group(kScriptingGroup);
+  prove
+      ->add_option("--gpu-price-per-hour", pf->gpu_price_per_hour,
+                   "USD per GPU hour: the report adds the run's and each proof's cost")
+      ->check(CLI::NonNegativeNumber)
+      ->group(kGpuGroup);
   prove->add_flag("--check", pf->check, "check every constraint first; name the first unsatisfied one")
       ->group(kTuningGroup);
   prove->add_flag("--no-verify", pf->no_verify, "skip verifying each proof before writing it")

@@ -36,6 +36,8 @@ void BenchRecorder::add_run(const RunReport& run) {
   for (const auto& s : run.sectors) partitions_ += s.partitions;
   if (runs_++ < warmup_runs_) return;
   for (const auto& [phase, wall] : phase_walls(run)) samples_[phase].push_back(wall);
+  if (const std::optional<double> joules = energy_joules_per_sector(run))
+    energy_joules_per_sector_.push_back(*joules);
 }
 
 BenchSummary BenchRecorder::summary() const {
@@ -46,6 +48,7 @@ BenchSummary BenchRecorder::summary() const {
   s.partitions = partitions_;
   s.peak_rss_bytes = peak_rss_;
   for (const auto& [phase, values] : samples_) s.phases[phase] = phase_stats(values);
+  if (!energy_joules_per_sector_.empty()) s.energy_joules_per_sector = phase_stats(energy_joules_per_sector_);
   return s;
 }
 
@@ -79,13 +82,16 @@ nlohmann::ordered_json bench_report_json(const BenchSummary& summary, const Benc
   j["throughput"] = {{"sectors_per_hour", summary.sectors_per_hour()},
                      {"partitions_per_hour", summary.partitions_per_hour()}};
   j["peak_rss_bytes"] = summary.peak_rss_bytes;
+  if (const auto& e = summary.energy_joules_per_sector)
+    j["energy_joules_per_sector"] = {{"median", e->median_s}, {"min", e->min_s},       {"max", e->max_s},
+                                     {"mean", e->mean_s},     {"stddev", e->stddev_s}, {"samples", e->samples_s}};
   return j;
 }
 
 nlohmann::json bench_environment_json() {
   nlohmann::json env = nlohmann::json::object();
   for (const char* name : {"FIL_PROOFS_PARAMETER_CACHE", "CUZK_PCE_CACHE", "CUDA_VISIBLE_DEVICES", "CUZK_LOG",
-                           "OMP_NUM_THREADS"})
+                           "OMP_NUM_THREADS", "CUZK_NVML_LIBRARY"})
     if (const char* value = std::getenv(name)) env[name] = value;
   return env;
 }

@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <map>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -25,6 +26,9 @@ struct BenchSummary {
   unsigned partitions = 0;           // per run
   std::uint64_t peak_rss_bytes = 0;  // over every run, warm-up included
   PhaseMap<PhaseStats> phases;       // every phase of phase_walls, "total" included
+  // The GPU energy per proven sector of each counted run that measured it (job/gpu_meter.hpp), joules in
+  // PhaseStats' fields; none when no run did (the CPU engine, no NVML).
+  std::optional<PhaseStats> energy_joules_per_sector;
 
   // Phase names in report order: the order they run (job/phase_order.hpp), "total" last.
   std::vector<std::string> phase_order() const;
@@ -46,6 +50,7 @@ class BenchRecorder {
   unsigned sectors_ = 0, partitions_ = 0;
   std::uint64_t peak_rss_ = 0;
   PhaseMap<std::vector<double>> samples_;
+  std::vector<double> energy_joules_per_sector_;
 };
 
 // What the report records besides the statistics: when, which build, which machine, which inputs.

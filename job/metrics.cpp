@@ -172,6 +172,38 @@ std::string prometheus_metrics(const RunReport& report, const RunOutcome& outcom
                "Most device memory seen in use during the last run (sampled after each partition), bytes.");
     out.sample(double(*outcome.gpu_memory_used_bytes));
   }
+  // NVML's figures (job/gpu_meter.hpp): absent, never zero, when they were not measured.
+  const GpuMeterFigures& gpu = report.gpu;
+  if (gpu.busy_steady) {
+    out.family("cuzk_gpu_busy_ratio",
+               "Share of the last run's steady state (the prover lane's span) during which the GPU ran "
+               "kernels, 0..1 (NVML utilization, sampled).");
+    out.sample(*gpu.busy_steady);
+  }
+  if (gpu.busy_run) {
+    out.family("cuzk_gpu_busy_run_ratio",
+               "Share of the whole last run during which the GPU ran kernels, 0..1 (NVML utilization).");
+    out.sample(*gpu.busy_run);
+  }
+  if (gpu.energy_joules) {
+    out.family("cuzk_gpu_energy_joules", "GPU energy of the last run, joules (NVML's energy counter).");
+    out.sample(*gpu.energy_joules);
+    if (!report.sectors.empty()) {
+      out.family("cuzk_gpu_energy_joules_per_proof",
+                 "GPU energy of the last run per proven sector, joules.");
+      out.sample(*gpu.energy_joules / double(report.sectors.size()));
+    }
+  }
+  if (gpu.average_watts) {
+    out.family("cuzk_gpu_average_watts", "Average GPU power over the last run, watts.");
+    out.sample(*gpu.average_watts);
+  }
+  if (const std::optional<double> per_proof = cost_per_proof_usd(report)) {
+    out.family("cuzk_cost_usd_per_proof",
+               "Cost of a proof in the last run: --gpu-price-per-hour times the run's wall hours over its "
+               "proven sectors, USD.");
+    out.sample(*per_proof);
+  }
   return out.text();
 }
 

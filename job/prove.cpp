@@ -4,10 +4,12 @@
 
 #include <algorithm>
 #include <atomic>
+#include <chrono>
 #include <deque>
 #include <filesystem>
 #include <future>
 #include <map>
+#include <memory>
 #include <optional>
 #include <set>
 #include <thread>
@@ -16,6 +18,7 @@
 #include "io/atomic_file.hpp"
 #include "io/param_names.hpp"
 #include "job/engine.hpp"
+#include "job/gpu_meter.hpp"
 #include "job/memory_sampler.hpp"
 #include "job/prover_shape.hpp"
 #include "job/run_checks.hpp"
@@ -371,14 +374,17 @@ class FrontStage {
 class BackStage {
  public:
   BackStage(const ProveOptions& options, ParameterStore& store, EngineCache& engines, BufferPool& buffers,
-            Timeline& timeline, RunReport& run, FailureLog& failures)
+            Timeline& timeline, RunReport& run, FailureLog& failures, GpuMeter* meter,
+            std::chrono::steady_clock::time_point run_start)
       : options_(options),
         store_(store),
         engines_(engines),
         buffers_(buffers),
         timeline_(timeline),
         run_(run),
-        failures_(failures) {}
+        failures_(failures),
+        meter_(meter),
+        last_write_(run_start) {}
 
   void consume(PartitionWork&& work) {
     SectorJob& job = *work.job;
@@ -513,6 +519,10 @@ class BackStage {
     report.phases["write"] = write_timer.elapsed();
     timeline_.add({"writer", "write", report.sector, -1, write_start, timeline_.now()});
     report.total = job.timer.elapsed();
+    const auto written = std::chrono::steady_clock::now();
+    report.span_s = std::chrono::duration<double>(written - last_write_).count();
+    last_write_ = written;
+    if (meter_) report.energy_joules = meter_->energy_since_last_read();
     run_.sectors.push_back(std::move(report));
     if (options_.sector_done) options_.sector_done(run_.sectors.back());
   }
@@ -524,6 +534,8 @@ class BackStage {
   Timeline& timeline_;
   RunReport& run_;
   FailureLog& failures_;
+  GpuMeter* meter_;  // null when no GPU is metered
+  std::chrono::steady_clock::time_point last_write_;  // of the previous sector (the run's start at first)
   std::string stage_;  // what consume() is doing, for the failure record
 };
 
@@ -536,8 +548,15 @@ RunReport prove_c1_files(const std::vector<std::string>& c1_paths, const ProveOp
 RunReport prove_c1_files(const std::vector<std::string>& c1_paths, const ProveOptions& given,
                          const EngineFactory& make) {
   PhaseTimer run_timer;
+  const auto run_start = std::chrono::steady_clock::now();
   // First of all: --gpu where no GPU can be used ends the run before anything is looked at or made.
   const EngineDevices devices = require_devices(given.engine);
+  // The GPU engine's devices are metered through NVML; the CPU engine's run does not load it.
+  std::vector<std::string> metered = given.metered_pci_bus_ids;
+  if (metered.empty())
+    for (const gpu::DeviceInfo& device : devices.found) metered.push_back(device.pci_bus_id);
+  std::unique_ptr<GpuMeter> meter;
+  if (!metered.empty()) meter = std::make_unique<GpuMeter>(metered, given.gpu_sample_interval);
   std::function<std::uint64_t()> device_used;
   if (given.engine.gpu())
     device_used = [] { return static_cast<std::uint64_t>(gpu::device_memory_in_use()); };
@@ -595,7 +614,7 @@ RunReport prove_c1_files(const std::vector<std::string>& c1_paths, const ProveOp
   EngineCache engines(given.engine, make, options.threads, store, timeline, std::move(shapes));
   BufferPool buffers;
   FrontStage front(c1_paths, to_prove, options, store, engines, buffers, timeline, front_shared, failures);
-  BackStage back(options, store, engines, buffers, timeline, run, failures);
+  BackStage back(options, store, engines, buffers, timeline, run, failures, meter.get(), run_start);
   run_two_stage<PartitionWork>([&] { return front.next(); },
                                [&](PartitionWork&& work) { back.consume(std::move(work)); }, options.overlap);
   for (const auto& [name, t] : front_shared) run.shared_phases[name] += t;
@@ -608,6 +627,23 @@ RunReport prove_c1_files(const std::vector<std::string>& c1_paths, const ProveOp
   run.peak_anon_bytes = peaks.anon_bytes;
   run.peak_file_bytes = peaks.file_bytes;
   run.peak_device_bytes = peaks.device_bytes;
+  run.usd_per_hour = given.gpu_price_per_hour;
+  if (meter) {
+    // The steady state is the prover lane's span, as prover_busy's (job/timeline.hpp, lane_utilization).
+    double first_start = -1, last_end = -1;
+    for (const TimelineEvent& e : run.timeline)
+      if (e.lane == "prover") {
+        first_start = first_start < 0 ? e.start_s : std::min(first_start, e.start_s);
+        last_end = std::max(last_end, e.end_s);
+      }
+    const auto at = [&](double s) {
+      return timeline.start() + std::chrono::duration_cast<std::chrono::steady_clock::duration>(
+                                    std::chrono::duration<double>(s));
+    };
+    run.gpu = first_start < 0 ? meter->finish(at(1), at(0)) : meter->finish(at(first_start), at(last_end));
+  } else {
+    run.gpu = GpuMeter::not_applicable(given.engine.gpu() ? "no GPU to meter" : "the CPU engine proves");
+  }
   return run;
 }
 

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <atomic>
+#include <chrono>
 #include <cstdint>
 #include <exception>
 #include <functional>
@@ -122,6 +123,14 @@ struct ProveOptions {
   // as soon as it is found: possibly before earlier sectors are done. Without keep_going the run then ends
   // with this error or with that of an earlier input (the one with the lowest input_index).
   std::function<void(const SectorFailure&)> sector_failed;
+  // The price of the GPU (or of the machine) per hour, USD: the report adds what the run and each proof
+  // cost (docs/formats.md, "Run reports": cost).
+  std::optional<double> gpu_price_per_hour;
+  // The GPUs whose busy share and energy the run report gives (job/gpu_meter.hpp), by PCI bus id. Empty: the
+  // GPU engine's devices, and none for the CPU engine (NVML is not loaded). Tests meter a fake NVML's device
+  // with the CPU engine through it.
+  std::vector<std::string> metered_pci_bus_ids;
+  std::chrono::milliseconds gpu_sample_interval = GpuMeter::kDefaultInterval;  // of the GPU's utilization
 };
 
 // The parameter files of a run: the header of each size's .params (verifying key and vector lengths: read

@@ -23,6 +23,32 @@ nlohmann::json timeline_json(const std::vector<TimelineEvent>& events) {
   return j;
 }
 
+// The GPU's measured figures, or why there are none: absent fields, never zeros (docs/formats.md).
+void add_gpu_figures(nlohmann::ordered_json& j, const GpuMeterFigures& gpu) {
+  if (gpu.busy_run) {
+    nlohmann::ordered_json busy = nlohmann::ordered_json::object();
+    if (gpu.busy_steady) busy["steady_state"] = *gpu.busy_steady;
+    busy["run"] = *gpu.busy_run;
+    j["gpu_busy"] = std::move(busy);
+  }
+  if (gpu.energy_joules) j["energy_joules"] = *gpu.energy_joules;
+  if (gpu.average_watts) j["average_watts"] = *gpu.average_watts;
+  nlohmann::ordered_json metrics = nlohmann::ordered_json::object();
+  if (!gpu.unavailable.empty()) {
+    metrics["unavailable"] = gpu.unavailable;
+  } else {
+    metrics["source"] = "nvml";
+    metrics["library"] = gpu.library;
+    metrics["devices"] = gpu.devices;
+    metrics["interval_ms"] = gpu.interval_ms;
+    metrics["samples"] = gpu.samples;
+    if (gpu.energy_span_s) metrics["energy_span_s"] = *gpu.energy_span_s;
+    if (!gpu.busy_unavailable.empty()) metrics["busy_unavailable"] = gpu.busy_unavailable;
+    if (!gpu.energy_unavailable.empty()) metrics["energy_unavailable"] = gpu.energy_unavailable;
+  }
+  j["gpu_metrics"] = std::move(metrics);
+}
+
 // ordered_json keeps the phases in the order they run (a plain json object sorts its keys).
 nlohmann::ordered_json phases_json(const PhaseMap<PhaseTime>& phases) {
   nlohmann::ordered_json j = nlohmann::ordered_json::object();
@@ -31,6 +57,24 @@ nlohmann::ordered_json phases_json(const PhaseMap<PhaseTime>& phases) {
 }
 
 }  // namespace
+
+namespace {
+constexpr double kSecondsPerHour = 3600;
+}  // namespace
+
+std::optional<double> run_cost_usd(const RunReport& report) {
+  if (!report.usd_per_hour) return std::nullopt;
+  return *report.usd_per_hour * report.total.wall_s / kSecondsPerHour;
+}
+
+std::optional<double> cost_per_proof_usd(const RunReport& report) {
+  if (!report.usd_per_hour || report.sectors.empty()) return std::nullopt;
+  return *run_cost_usd(report) / double(report.sectors.size());
+}
+
+double sector_cost_usd(const SectorReport& sector, double usd_per_hour) {
+  return usd_per_hour * sector.span_s / kSecondsPerHour;
+}
 
 std::string public_inputs_json(const std::vector<std::vector<algebra::Fr>>& inputs) {
   nlohmann::json j = nlohmann::json::array();
@@ -63,17 +107,26 @@ nlohmann::ordered_json report_json(const RunReport& report) {
   if (report.memory_plan) j["memory_plan"] = memory_plan_json(*report.memory_plan);
   j["timeline"] = timeline_json(report.timeline);
   j["prover_busy"] = lane_utilization(report.timeline, "prover");
+  add_gpu_figures(j, report.gpu);
+  if (report.usd_per_hour) {
+    nlohmann::ordered_json cost = {{"usd_per_hour", *report.usd_per_hour}, {"usd", *run_cost_usd(report)}};
+    if (const std::optional<double> per_proof = cost_per_proof_usd(report)) cost["usd_per_proof"] = *per_proof;
+    j["cost"] = std::move(cost);
+  }
   j["sectors"] = nlohmann::ordered_json::array();
   for (const auto& s : report.sectors) {
-    j["sectors"].push_back(
-        nlohmann::ordered_json{{"c1", s.c1_path},
-                               {"sector", s.sector},
-                               {"proof_type", s.proof_type},
-                               {"partitions", s.partitions},
-                               {"proof_file", s.proof_path},
-                               {"verified", s.verified},
-                               {"total", {{"wall_s", s.total.wall_s}, {"cpu_s", s.total.cpu_s}}},
-                               {"phases", phases_json(s.phases)}});
+    nlohmann::ordered_json sector{{"c1", s.c1_path},
+                                  {"sector", s.sector},
+                                  {"proof_type", s.proof_type},
+                                  {"partitions", s.partitions},
+                                  {"proof_file", s.proof_path},
+                                  {"verified", s.verified},
+                                  {"total", {{"wall_s", s.total.wall_s}, {"cpu_s", s.total.cpu_s}}},
+                                  {"phases", phases_json(s.phases)},
+                                  {"span_s", s.span_s}};
+    if (s.energy_joules) sector["energy_joules"] = *s.energy_joules;
+    if (report.usd_per_hour) sector["usd"] = sector_cost_usd(s, *report.usd_per_hour);
+    j["sectors"].push_back(std::move(sector));
   }
   j["failures"] = nlohmann::ordered_json::array();
   for (const auto& f : report.failures) {

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "job/engine.hpp"
+#include "job/gpu_meter.hpp"
 #include "job/phase_order.hpp"
 #include "job/run_memory.hpp"
 #include "job/timeline.hpp"
@@ -31,6 +32,10 @@ struct SectorReport {
   // Per phase, in the order they run (job/phase_order.hpp): parse, validate, synthesize, ..., write.
   PhaseMap<PhaseTime> phases;
   PhaseTime total;
+  // From the previous sector's write (the run's start for the first) to this one's: the sector's share of
+  // the run when sectors follow each other through the pipeline. Its energy and cost are of that span.
+  double span_s = 0;
+  std::optional<double> energy_joules;  // the GPU energy counter's rise over span_s (job/gpu_meter.hpp)
 };
 
 // A sector whose proof file was already in the output folder and verified against its C1 file
@@ -73,10 +78,19 @@ struct RunReport {
   unsigned synthesis_workers = 1;
   std::optional<RunMemoryPlan> memory_plan;  // made before the first synthesis (job/run_memory.hpp)
   std::vector<TimelineEvent> timeline;       // every step of every partition, in the order recorded
+  GpuMeterFigures gpu;                       // GPU busy share and energy (NVML), or why they are absent
+  std::optional<double> usd_per_hour;        // ProveOptions::gpu_price_per_hour: adds the run's cost
   // What makes the report comparable on its own (filled by cli/): date, version, commit, system (machine,
   // load average, GPUs), environment, command line; written after "format", in this order.
   nlohmann::ordered_json context = nlohmann::ordered_json::object();
 };
+
+// The run's cost at report.usd_per_hour: its wall hours times the price; per proof, that over the proven
+// sectors (no figure without a price or without a proven sector). A sector's own cost is its span_s at the
+// price. (docs/formats.md, "Run reports": cost.)
+std::optional<double> run_cost_usd(const RunReport& report);
+std::optional<double> cost_per_proof_usd(const RunReport& report);
+double sector_cost_usd(const SectorReport& sector, double usd_per_hour);
 
 // [[ "0x..", ... ], ...]: one array of canonical big-endian hex field elements per partition.
 std::string public_inputs_json(const std::vector<std::vector<algebra::Fr>>& inputs);

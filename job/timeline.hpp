@@ -25,6 +25,7 @@ class Timeline {
   using Clock = std::chrono::steady_clock;
   Timeline() : start_(Clock::now()) {}
   double now() const { return std::chrono::duration<double>(Clock::now() - start_).count(); }
+  Clock::time_point start() const { return start_; }
   void add(TimelineEvent event) {
     std::lock_guard lock(mutex_);
     events_.push_back(std::move(event));

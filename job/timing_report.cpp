@@ -21,6 +21,11 @@ PhaseWalls phase_walls(const RunReport& report) {
   return walls;
 }
 
+std::optional<double> energy_joules_per_sector(const RunReport& report) {
+  if (!report.gpu.energy_joules || report.sectors.empty()) return std::nullopt;
+  return *report.gpu.energy_joules / double(report.sectors.size());
+}
+
 PhaseStats phase_stats(std::vector<double> samples) {
   PhaseStats s;
   s.samples_s = samples;
@@ -91,6 +96,14 @@ TimingReport read_timing_report(const std::string& path) {
     }
     if (const auto reps = j.find("repetitions"); reps != j.end() && reps->is_number_unsigned())
       r.runs = unsigned(std::clamp<std::uint64_t>(reps->get<std::uint64_t>(), 1, 1u << 20));
+    if (const auto energy = j.find("energy_joules_per_sector"); energy != j.end() && energy->is_object()) {
+      if (!energy->contains("median") || !(*energy)["median"].is_number())
+        throw io::IoError(path, "energy_joules_per_sector has no numeric median");
+      r.energy_joules_per_sector = (*energy)["median"].get<double>();
+      if (energy->contains("samples") && (*energy)["samples"].is_array())
+        for (const auto& x : (*energy)["samples"])
+          if (x.is_number()) r.energy_samples_j.push_back(x.get<double>());
+    }
     return r;
   }
   r.kind = "prove";
@@ -104,6 +117,10 @@ TimingReport read_timing_report(const std::string& path) {
     for (const auto& [name, t] : sector["phases"].items()) r.wall_s[name] += wall_of(t, path, name);
   }
   r.wall_s["total"] = wall_of(j["total"], path, "total");
+  // Absent when the run did not measure it (docs/formats.md): then there is nothing to compare.
+  if (const auto energy = j.find("energy_joules"); energy != j.end() && energy->is_number() &&
+                                                   !j["sectors"].empty())
+    r.energy_joules_per_sector = energy->get<double>() / double(j["sectors"].size());
   return r;
 }
 
@@ -186,6 +203,24 @@ std::vector<PhaseComparison> compare_reports(const TimingReport& baseline, const
     out.push_back(row);
   }
   std::stable_partition(out.begin(), out.end(), [](const PhaseComparison& c) { return c.phase != "total"; });
+  if (baseline.energy_joules_per_sector || contender.energy_joules_per_sector) {
+    PhaseComparison row;
+    row.phase = kEnergyPerSectorRow;
+    row.unit = "J";
+    row.in_baseline = baseline.energy_joules_per_sector.has_value();
+    row.in_contender = contender.energy_joules_per_sector.has_value();
+    row.baseline_s = baseline.energy_joules_per_sector.value_or(0);
+    row.contender_s = contender.energy_joules_per_sector.value_or(0);
+    row.compared = row.in_baseline && row.in_contender && row.baseline_s > 0;
+    if (row.compared) {
+      row.change = row.contender_s / row.baseline_s - 1;
+      if (baseline.energy_samples_j.size() >= kMinRunsForUTest &&
+          contender.energy_samples_j.size() >= kMinRunsForUTest)
+        row.p_value = mann_whitney_p(baseline.energy_samples_j, contender.energy_samples_j);
+      row.regression = row.change > threshold && (!row.p_value || *row.p_value < alpha);
+    }
+    out.push_back(row);
+  }
   return out;
 }
 

@@ -20,6 +20,9 @@ using PhaseWalls = PhaseMap<double>;
 
 PhaseWalls phase_walls(const RunReport& report);
 
+// The run's GPU energy over its proven sectors, joules; none when it was not measured or nothing was proven.
+std::optional<double> energy_joules_per_sector(const RunReport& report);
+
 // Median, extremes, mean and sample standard deviation of one phase over the repetitions.
 struct PhaseStats {
   std::vector<double> samples_s;
@@ -35,6 +38,9 @@ struct TimingReport {
   PhaseMap<std::vector<double>> samples_s;  // bench reports: each counted run's wall seconds
   std::uint64_t peak_rss_bytes = 0;
   unsigned runs = 1;  // the runs behind each figure: a prove report's 1, a bench report's repetitions
+  // GPU energy per proven sector, joules (a bench report's median and its runs), when the report has it.
+  std::optional<double> energy_joules_per_sector;
+  std::vector<double> energy_samples_j;
 };
 
 // Reads a `cuzk prove --report` JSON file or a `cuzk bench --report` JSON file. Throws io::IoError
@@ -51,8 +57,12 @@ double mann_whitney_p(const std::vector<double>& a, const std::vector<double>& b
 // 2/252 = 0.008; 3 against 3: 0.1), so the test cannot judge and the threshold alone decides.
 inline constexpr std::size_t kMinRunsForUTest = 5;
 
+// The name of the row of compare_reports that compares the energy per sector (joules, not seconds).
+inline constexpr const char* kEnergyPerSectorRow = "energy/sector";
+
 struct PhaseComparison {
   std::string phase;
+  const char* unit = "s";  // "J" for the kEnergyPerSectorRow row
   double baseline_s = 0, contender_s = 0;
   bool in_baseline = false, in_contender = false;
   bool compared = false;          // both sides have it and the baseline is long enough to judge
@@ -65,7 +75,9 @@ struct PhaseComparison {
 // `min_seconds` in the baseline is listed but not judged (timer noise dominates it). When both reports hold
 // the runs of a phase (bench reports with kMinRunsForUTest or more repetitions), a slow-down past the
 // threshold is a regression only if the U test also says the two sets of runs differ (p < alpha): noise
-// between runs is not flagged.
+// between runs is not flagged. When either report has the GPU energy per sector, a last row
+// (kEnergyPerSectorRow, joules) compares it the same way: more energy than the threshold allows is a
+// regression as a slower phase is (min_seconds does not apply to it).
 std::vector<PhaseComparison> compare_reports(const TimingReport& baseline, const TimingReport& contender,
                                              double threshold, double min_seconds, double alpha = 0.05);
 
