@@ -5,6 +5,7 @@
 // The Groth16 parameters come from fixed toxic waste (NOT FOR PRODUCTION), so every build tree makes the
 // same files (in build/test-job-params, once, under a lock shared by this test's processes) and a proof
 // of a given C1 file with given r, s is one fixed byte string: a change that alters a proof fails here.
+#include <dlfcn.h>
 #include <fcntl.h>
 #include <gtest/gtest.h>
 #include <sys/file.h>
@@ -13,6 +14,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <chrono>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -22,6 +24,7 @@
 #include <string>
 #include <vector>
 
+#include "gpu/nvml.hpp"
 #include "io/io_error.hpp"
 #include "io/temp_dir.hpp"
 #include "job/prove.hpp"
@@ -529,6 +532,48 @@ TEST(JobEngine, TheDeviceBudgetIsTheLimitWhereNoGpuIsVisible) {
     EXPECT_EQ(e.kind(), JobError::Kind::kNoGpu);
     EXPECT_NE(std::string(e.what()).find("no usable GPU"), std::string::npos) << e.what();
   }
+}
+
+// The GPU's figures in a run (job/gpu_meter.hpp) through the fake NVML of tests/fake_nvml.cpp (250 J per
+// read of its energy counter, 80% busy): the CPU engine proves, a fake device is metered. Two sectors: the
+// counter is read at the start, at each sector's write and at the end.
+TEST(JobGpuFigures, EnergyBusyAndCostOfARunFollowTheFakesScript) {
+  ::setenv(gpu::kNvmlLibraryVariable, CUZK_FAKE_NVML, 1);
+  io::TempDir tmp("cuzk-test-job-");
+  ProveOptions o = options(tmp.path(), false);
+  o.metered_pci_bus_ids = {"00000000:17:00.0"};
+  o.gpu_price_per_hour = 3.6;
+  o.gpu_sample_interval = std::chrono::milliseconds(1);  // samples inside the short prover span of 2KiB
+  const RunReport report = prove_c1_files({path_of("2KiB-V1-envelope.json"), path_of("2KiB-V1_1.json")}, o);
+  const nlohmann::json j = nlohmann::json::parse(to_json(report));
+  EXPECT_EQ(j["energy_joules"], 750.0);
+  ASSERT_EQ(j["sectors"].size(), 2u);
+  double spans = 0;
+  for (const auto& sector : j["sectors"]) {
+    EXPECT_EQ(sector["energy_joules"], 250.0);
+    EXPECT_DOUBLE_EQ(sector["usd"].get<double>(), 3.6 * sector["span_s"].get<double>() / 3600);
+    spans += sector["span_s"].get<double>();
+  }
+  EXPECT_LE(spans, report.total.wall_s);
+  EXPECT_NEAR(j["gpu_busy"]["run"].get<double>(), 0.8, 1e-9);  // a mean of samples of 0.8
+  EXPECT_NEAR(j["gpu_busy"]["steady_state"].get<double>(), 0.8, 1e-9);
+  EXPECT_EQ(j["gpu_metrics"]["devices"], nlohmann::json::array({"Fake GPU"}));
+  EXPECT_NEAR(j["average_watts"].get<double>() * j["gpu_metrics"]["energy_span_s"].get<double>(), 750, 1e-9);
+  EXPECT_DOUBLE_EQ(j["cost"]["usd_per_proof"].get<double>(), 3.6 * report.total.wall_s / 3600 / 2);
+}
+
+// The CPU engine's run meters nothing: NVML is not even loaded, and the report says why its figures are
+// absent.
+TEST(JobGpuFigures, TheCpuEnginesRunDoesNotLoadNvml) {
+  ::setenv(gpu::kNvmlLibraryVariable, CUZK_FAKE_NVML, 1);
+  io::TempDir tmp("cuzk-test-job-");
+  const RunReport report = prove_c1_files({path_of("2KiB-V1_1.json")}, options(tmp.path(), false));
+  EXPECT_EQ(::dlopen(CUZK_FAKE_NVML, RTLD_NOW | RTLD_NOLOAD), nullptr) << "the run loaded NVML";
+  const nlohmann::json j = nlohmann::json::parse(to_json(report));
+  for (const char* key : {"gpu_busy", "energy_joules", "average_watts", "cost"})
+    EXPECT_FALSE(j.contains(key)) << key;
+  EXPECT_FALSE(j["sectors"][0].contains("energy_joules"));
+  EXPECT_EQ(j["gpu_metrics"]["unavailable"], "not applicable: the CPU engine proves");
 }
 
 }  // namespace

@@ -43,7 +43,7 @@ expect_group() {
 label="prove --help"
 expect_group "Inputs and outputs" --params-dir --output-dir --report --name-by --dump-public-inputs
 expect_group "Scripting" --json --keep-going --dry-run --metrics-file --metrics-label --progress-interval
-expect_group "GPU" --gpu --gpu-memory --gpu-gather --gpu-constraints
+expect_group "GPU" --gpu --gpu-memory --gpu-gather --gpu-constraints --gpu-price-per-hour
 expect_group "Tuning and checks" --threads --overlap --synthesis-workers --no-pce --check --no-verify
 expect_group "Test only" --test-randomness
 # Nothing but the help flag is left in CLI11's catch-all group.

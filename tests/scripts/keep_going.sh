@@ -63,7 +63,7 @@ echo writing >"$tmp/kg/$live"
 echo "not a folder" >"$tmp/pce-folder-is-a-file"
 got=0
 "$CUZK_BIN" prove "${batch[@]}" -o "$tmp/kg" --params-dir "$params" --keep-going --report "$tmp/kg.json" \
-  --pce-cache-dir "$tmp/pce-folder-is-a-file" >"$tmp/kg.txt" 2>&1 || got=$?
+  --pce-cache-dir "$tmp/pce-folder-is-a-file" --gpu-price-per-hour 3.6 >"$tmp/kg.txt" 2>&1 || got=$?
 [ "$got" -eq 3 ] || { cat "$tmp/kg.txt" >&2; fail "--keep-going exited $got, expected 3 (the first failure)"; }
 [ "$(stat -c %s "$tmp/kg/good1.proof" 2>/dev/null)" = 192 ] || { cat "$tmp/kg.txt" >&2; fail "good1.proof missing"; }
 [ "$(stat -c %s "$tmp/kg/22.proof" 2>/dev/null)" = 192 ] || fail "22.proof (good2) missing"
@@ -92,6 +92,15 @@ node -e '
   const proven = r.sectors.map(s => s.sector).join(",");
   if (proven !== "good1,22" || !r.sectors.every(s => s.verified)) { console.error("sectors:", proven); process.exit(1); }
 ' "$tmp/kg.json" "$tmp" || fail "the --keep-going report is wrong"
+# A CPU run meters no GPU: the GPU figures are absent (not zero) with the reason; the cost is there, over the
+# two proven sectors (docs/formats.md, "Run reports").
+command -v jq >/dev/null 2>&1 || fail "jq is not installed (run scripts/install-deps.sh)"
+jq -e '(has("gpu_busy") or has("energy_joules") or has("average_watts") | not)
+       and .gpu_metrics.unavailable == "not applicable: the CPU engine proves"
+       and (.sectors | all(has("energy_joules") | not))
+       and .cost.usd_per_hour == 3.6 and (.cost.usd_per_proof - .cost.usd / 2 | fabs) < 1e-12
+       and (.cost.usd - 3.6 * .total.wall_s / 3600 | fabs) < 1e-12' "$tmp/kg.json" >/dev/null ||
+  fail "the GPU figures or the cost of a CPU run: $(jq -c '{gpu_metrics, cost}' "$tmp/kg.json")"
 
 # --keep-going with --overlap on: the same outcome.
 got=0
