@@ -7,11 +7,14 @@
 
 #include <chrono>
 #include <cstdlib>
+#include <fstream>
 #include <nlohmann/json.hpp>
 #include <string>
 #include <thread>
 
 #include "gpu/nvml.hpp"
+#include "io/temp_dir.hpp"
+#include "job/bench_report.hpp"
 #include "job/gpu_meter.hpp"
 #include "job/metrics.hpp"
 #include "job/run_report.hpp"
@@ -208,6 +211,35 @@ TEST(GpuFiguresInCompare, MoreEnergyPerSectorThanTheThresholdIsARegression) {
   EXPECT_FALSE(rows.back().regression);
   base.energy_joules_per_sector.reset();  // neither has it: no row
   EXPECT_EQ(compare_reports(base, cont, 0.05, 0.05).size(), 1u);
+}
+
+// What compare reads back: a prove report's energy over its sectors, a bench report's median and runs.
+TEST(GpuFiguresInCompare, ProveAndBenchReportsGiveTheirEnergyPerSector) {
+  io::TempDir tmp("cuzk-test-gpu-meter-");
+  const RunReport run = two_sector_report();
+  const std::string prove_path = (tmp.path() / "prove.json").string();
+  std::ofstream(prove_path) << to_json(run);
+  const TimingReport prove = read_timing_report(prove_path);
+  EXPECT_EQ(prove.energy_joules_per_sector, 6300);
+
+  BenchRecorder recorder(/*warmup_runs=*/1);
+  RunReport warmup = run;
+  warmup.gpu.energy_joules = 99999;  // not counted
+  recorder.add_run(warmup);
+  recorder.add_run(run);
+  RunReport second = run;
+  second.gpu.energy_joules = 13000;
+  recorder.add_run(second);
+  const std::string bench_path = (tmp.path() / "bench.json").string();
+  std::ofstream(bench_path) << bench_report_json(recorder.summary(), BenchContext{}).dump(2);
+  const TimingReport bench = read_timing_report(bench_path);
+  EXPECT_EQ(bench.energy_joules_per_sector, (6300 + 6500) / 2.0);
+  EXPECT_EQ(bench.energy_samples_j, (std::vector<double>{6300, 6500}));
+
+  RunReport unmeasured = run;
+  unmeasured.gpu = GpuMeter::not_applicable("the CPU engine proves");
+  std::ofstream(prove_path) << to_json(unmeasured);
+  EXPECT_FALSE(read_timing_report(prove_path).energy_joules_per_sector);
 }
 
 }  // namespace
