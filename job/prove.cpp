@@ -640,6 +640,7 @@ RunReport prove_c1_files(const std::vector<std::string>& c1_paths, const ProveOp
       return timeline.start() + std::chrono::duration_cast<std::chrono::steady_clock::duration>(
                                     std::chrono::duration<double>(s));
     };
+    // No prover step (every sector failed or was already proven): an empty window, no steady figure.
     run.gpu = first_start < 0 ? meter->finish(at(1), at(0)) : meter->finish(at(first_start), at(last_end));
   } else {
     run.gpu = GpuMeter::not_applicable(given.engine.gpu() ? "no GPU to meter" : "the CPU engine proves");
