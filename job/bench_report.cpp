@@ -83,8 +83,9 @@ nlohmann::ordered_json bench_report_json(const BenchSummary& summary, const Benc
                      {"partitions_per_hour", summary.partitions_per_hour()}};
   j["peak_rss_bytes"] = summary.peak_rss_bytes;
   if (const auto& e = summary.energy_joules_per_sector)
-    j["energy_joules_per_sector"] = {{"median", e->median_s}, {"min", e->min_s},       {"max", e->max_s},
-                                     {"mean", e->mean_s},     {"stddev", e->stddev_s}, {"samples", e->samples_s}};
+    j["energy_joules_per_sector"] = {{"median", e->median_s}, {"min", e->min_s},
+                                     {"max", e->max_s},       {"mean", e->mean_s},
+                                     {"stddev", e->stddev_s}, {"samples", e->samples_s}};
   return j;
 }
 

@@ -189,8 +189,7 @@ std::string prometheus_metrics(const RunReport& report, const RunOutcome& outcom
     out.family("cuzk_gpu_energy_joules", "GPU energy of the last run, joules (NVML's energy counter).");
     out.sample(*gpu.energy_joules);
     if (!report.sectors.empty()) {
-      out.family("cuzk_gpu_energy_joules_per_proof",
-                 "GPU energy of the last run per proven sector, joules.");
+      out.family("cuzk_gpu_energy_joules_per_proof", "GPU energy of the last run per proven sector, joules.");
       out.sample(*gpu.energy_joules / double(report.sectors.size()));
     }
   }

@@ -534,7 +534,7 @@ class BackStage {
   Timeline& timeline_;
   RunReport& run_;
   FailureLog& failures_;
-  GpuMeter* meter_;  // null when no GPU is metered
+  GpuMeter* meter_;                                   // null when no GPU is metered
   std::chrono::steady_clock::time_point last_write_;  // of the previous sector (the run's start at first)
   std::string stage_;  // what consume() is doing, for the failure record
 };

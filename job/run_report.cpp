@@ -110,7 +110,8 @@ nlohmann::ordered_json report_json(const RunReport& report) {
   add_gpu_figures(j, report.gpu);
   if (report.usd_per_hour) {
     nlohmann::ordered_json cost = {{"usd_per_hour", *report.usd_per_hour}, {"usd", *run_cost_usd(report)}};
-    if (const std::optional<double> per_proof = cost_per_proof_usd(report)) cost["usd_per_proof"] = *per_proof;
+    if (const std::optional<double> per_proof = cost_per_proof_usd(report))
+      cost["usd_per_proof"] = *per_proof;
     j["cost"] = std::move(cost);
   }
   j["sectors"] = nlohmann::ordered_json::array();

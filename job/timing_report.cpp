@@ -118,8 +118,8 @@ TimingReport read_timing_report(const std::string& path) {
   }
   r.wall_s["total"] = wall_of(j["total"], path, "total");
   // Absent when the run did not measure it (docs/formats.md): then there is nothing to compare.
-  if (const auto energy = j.find("energy_joules"); energy != j.end() && energy->is_number() &&
-                                                   !j["sectors"].empty())
+  if (const auto energy = j.find("energy_joules");
+      energy != j.end() && energy->is_number() && !j["sectors"].empty())
     r.energy_joules_per_sector = energy->get<double>() / double(j["sectors"].size());
   return r;
 }
