@@ -25,7 +25,7 @@ struct GpuEngineOptions {
   unsigned reader_threads = 0;  // threads reading the parameter file (0: a default for the machine)
   // Gather the A and B MSMs' dense scalars on the device from one upload of the witness
   // (gpu/dense_gather.hpp) when every base vector is resident and the witness fits beside them; else, and by
-  // default, on the host with an upload per MSM. Not yet measured at scale (issue 17): off until an A/B shows
+  // default, on the host with an upload per MSM. Not yet measured at scale: off until an A/B shows
   // it faster.
   bool device_gather = false;
   // Evaluate a, b, c on the device (gpu/spmv.hpp) from the same upload of the witness, over the circuit's

@@ -1,7 +1,7 @@
 // a = A z, b = B z, c = C z on the GPU, over a compact R1CS (prover/r1cs/compact_view.hpp) whose three
 // matrices stay on the device: uploaded once per circuit shape, so that each partition sends only its
-// witness z (inputs and aux: ~4.3 GB at 32GiB) instead of a, b and c (~12.9 GB), and the host does no SpMV
-// (issue 17, "The host does only the witness"). The CPU SpMV (pce/evaluate.hpp) stays the reference and the
+// witness z (inputs and aux: ~4.3 GB at 32GiB) instead of a, b and c (~12.9 GB), and the host does no SpMV.
+// The CPU SpMV (pce/evaluate.hpp) stays the reference and the
 // CPU engine's path; the results here equal it bit for bit (canonical Fr in Montgomery form, exact modular
 // arithmetic: the order of the additions does not change the value).
 #pragma once

@@ -2,7 +2,7 @@
 // thread of its own, the energy counter read at the run's start, at every sector's write and at the end.
 // The prover lane's busy share (prover_busy) counts the time a step was on the lane, uploads and host work
 // included; this is the time the GPU itself ran kernels, which is what the H200's ~81% against the lane's
-// 99.5% showed apart (issue 26). Without NVML (no driver, a GPU without the counter) the figures are
+// 99.5% showed apart on the H200. Without NVML (no driver, a GPU without the counter) the figures are
 // absent with the reason, never zeros.
 #pragma once
 
@@ -44,7 +44,7 @@ class GpuMeter {
  public:
   using Clock = std::chrono::steady_clock;
   // NVML's sample period is 1/6 s to 1 s by product (nvmlDeviceGetUtilizationRates); a sample every 100 ms
-  // sees each of its periods at least once, as nvidia-smi's 200 ms did in issue 26.
+  // sees each of its periods at least once, as nvidia-smi's 200 ms samples did.
   static constexpr std::chrono::milliseconds kDefaultInterval{100};
 
   // Loads NVML and finds the devices by PCI bus id (gpu::DeviceInfo::pci_bus_id); reads the energy counter

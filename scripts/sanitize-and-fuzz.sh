@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Sanitizers and fuzzing (issue 20), run by .ci/run after `make test` (and by `make sanitize`):
+# Sanitizers and fuzzing, run by .ci/run after `make test` (and by `make sanitize`):
 #  1. $SANITIZE_BUILD_DIR (build-sanitize): clang with -fsanitize=address,undefined (and fuzzer-no-link);
 #     the fast CPU unit tests run under AddressSanitizer + UndefinedBehaviorSanitizer;
 #  2. the libFuzzer targets of tests/fuzz (C1 reader, .vk/.params reader, proof reader, PCE cache reader,

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# An A/B of two cuzk binaries on production-size sectors, in one GPU-machine run (issue 17: every step is
+# An A/B of two cuzk binaries on production-size sectors, in one GPU-machine run (every step is
 # measured against the commit before it). The same parameters and C1 files, both binaries with
 # --test-randomness, so that their proofs must be the same bytes; `cuzk compare` of the two run reports, and
 # each run's timeline as a picture.

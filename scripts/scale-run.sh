@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# A production-size run on a GPU machine, end to end (issue 16): test parameters made (or reused), C1 files
+# A production-size run on a GPU machine, end to end: test parameters made (or reused), C1 files
 # from gen-c1, every sector proven with --gpu in one invocation, every proof checked with `cuzk verify`,
 # and the report kept. Meant for one device session of at most 10 minutes on an H200 machine (16 cores,
 # 125 GiB RAM, ~64 GiB free disk: the 32GiB and 64GiB parameters are ~44 GiB each, so one size per run).
@@ -112,7 +112,7 @@ for limit in ${CUZK_SCALE_LIMITS:-}; do
   fi
 done
 if [ -n "${CUZK_SCALE_EQUALITY:-}" ]; then
-  # Issue 16, item 5: one partition of sector 1 proven by the GPU engine and by the CPU engine with the same
+  # Proof equality at production size: one partition of sector 1 proven by the GPU engine and by the CPU engine with the same
   # r, s (those of --test-randomness CUZK_SCALE_EQUALITY_SEED, default 5): the proofs must be equal, and
   # equal to that partition's 192 bytes in the sector proof above when it was made with the same seed.
   k="$CUZK_SCALE_EQUALITY"

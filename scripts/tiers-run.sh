@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The device-memory tiers of issue 25 on one GPU machine, in one run: SECTORS sectors of SIZE proven in one
+# The device-memory tiers (docs/large-sectors.md) on one GPU machine, in one run: SECTORS sectors of SIZE proven in one
 # `cuzk prove --gpu` invocation per tier, first with the whole device (the baseline, measured in the same
 # sitting), then under each --gpu-memory limit standing in for a smaller card. Every run uses
 # --test-randomness, so each tier's proofs must be byte-identical to the baseline's; every baseline proof is

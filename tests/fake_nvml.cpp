@@ -19,7 +19,7 @@ constexpr int kErrorInvalidArgument = 2;  // NVML_ERROR_INVALID_ARGUMENT
 constexpr unsigned long long kStartMillijoules = 1'000'000'000;
 constexpr unsigned long long kDefaultEnergyStepMillijoules = 250'000;  // 250 J per read
 constexpr unsigned kDefaultUtilizationPercent = 80;
-constexpr unsigned kPowerMilliwatts = 415'000;  // the H200's average in issue 26
+constexpr unsigned kPowerMilliwatts = 415'000;  // about an H200's board power while proving
 
 struct Utilization {  // nvmlUtilization_t
   unsigned int gpu;

@@ -1,4 +1,4 @@
-// Operators' outputs (issue 19): progress lines for logs (job/progress.hpp) and the Prometheus
+// Operators' outputs: progress lines for logs (job/progress.hpp) and the Prometheus
 // textfile (job/metrics.hpp), the latter checked against the text exposition format's rules by a small
 // parser here (https://prometheus.io/docs/instrumenting/exposition_formats/), not by string equality.
 #include <gtest/gtest.h>

@@ -1,4 +1,4 @@
-// Hostile inputs and leftovers (issue 20): the regressions of the defects found by the hostile-input
+// Hostile inputs and leftovers: the regressions of the defects found by the hostile-input
 // campaign that live in library functions (C1 reader, file checks, PCE cache fallback), and the naming
 // and removal of stale temporary files. The CLI side (exit codes) is in tests/scripts/hostile_inputs.sh
 // and tests/scripts/keep_going.sh.

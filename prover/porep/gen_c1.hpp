@@ -1,4 +1,4 @@
-// Test data: a C1 output whose every constraint is satisfied, for any sector size (issue 4).
+// Test data: a C1 output whose every constraint is satisfied, for any sector size.
 //  - dense (default up to 8MiB): the sector is sealed for real: random fr32 data -> tree D ->
 //    replica_id -> SDR labels of every node on the real graph -> tree C over column hashes ->
 //    replica = data + last label -> tree R_last -> comm_r = Poseidon(comm_c, comm_r_last);

@@ -1,4 +1,4 @@
-// The witness of one PoRep partition with its challenges computed on several threads (issue 17: synthesis at
+// The witness of one PoRep partition with its challenges computed on several threads (synthesis at
 // the speed of memory). The values are those of r1cs::WitnessGen over synthesize_stacked_circuit, in the
 // same order: the variables the challenges share come first, then each challenge's, and every challenge of a
 // shape allocates the same numbers of aux and input variables (its gadgets depend only on the shape), so

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# GPU faults mid-batch (issue 20; label gpu: runs on the GPU machine, `ctest -L gpu`). The test-only hook
+# GPU faults mid-batch (label gpu: runs on the GPU machine, `ctest -L gpu`). The test-only hook
 # CUZK_FAULT_CUDA_ALLOC=N fails the Nth device allocation of the process (gpu/device_buffer.hpp). For
 # N = 1, 2, 3, ... until a run makes fewer than N allocations, a batch of two 2KiB sectors proven with
 # --gpu --keep-going must exit 8, log the phase and partition where it failed, list the failed sector in

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The GPU's figures of a run on a real device (issue 26; label gpu: `ctest -L gpu`): two 2KiB sectors proven
+# The GPU's figures of a run on a real device (label gpu: `ctest -L gpu`): two 2KiB sectors proven
 # with --gpu and --gpu-price-per-hour must give a report with gpu_busy, energy_joules (the run's and each
 # sector's) and average_watts read through the driver's NVML, and the metrics file their series. A device
 # without an energy counter (older than Volta) or a driver without NVML passes with what is there, the reason

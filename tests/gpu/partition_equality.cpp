@@ -1,5 +1,5 @@
 // One partition of a real sector proven by the GPU engine and by the CPU engine with the same r and s: the
-// two proofs must be the same bytes (issue 16, item 5: proof equality at production size, where a whole
+// two proofs must be the same bytes (proof equality at production size, where a whole
 // sector on the CPU does not fit in a device session). The GPU tests compare the engines at 2KiB and 8MiB;
 // this is the check at 32GiB and 64GiB (domain 2^27), where the MSMs run their largest windows and the
 // memory plan may stream. Run by scripts/scale-run.sh (CUZK_SCALE_EQUALITY) on a GPU machine:

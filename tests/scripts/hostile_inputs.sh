@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Hostile inputs from the command line (issue 20), each refused quickly with its exit code and a message
+# Hostile inputs from the command line, each refused quickly with its exit code and a message
 # naming the file: FIFOs, devices and directories as C1 or PCE files (3, without blocking), a NUL byte and
 # garbage after the document (3), a huge string (3, a short message), --threads past 4x the hardware
 # threads (2), bad output paths (3 before any work, 2 for an empty one), out-of-range numbers (2; a

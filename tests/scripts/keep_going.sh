@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Batches never lose good work (issue 20), on 2KiB sectors with the test parameters of
+# Batches never lose good work, on 2KiB sectors with the test parameters of
 # porep_2kib_e2e.sh: every input is checked before any heavy work (a malformed C1 file or a missing .vk
 # ends the run before the first synthesis, nothing written); `--keep-going` proves every good sector of a
 # batch that mixes good and bad ones, writes their proofs, lists each failed sector (which, why, exit

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The run's memory plan (issue 25, docs/large-sectors.md "Planning a run") on a machine without a GPU and
+# The run's memory plan (docs/large-sectors.md "Planning a run") on a machine without a GPU and
 # without 32GiB parameters: `cuzk prove --dry-run` on a 32GiB C1 file prints the sectors and the device and
 # host plans (80 GiB: every base vector resident; a 16 GiB card on a 64 GiB host: one synthesis worker fits;
 # 4 GiB: exit 8 naming the numbers), needs a budget for --gpu when no GPU is visible (exit 2), and creates

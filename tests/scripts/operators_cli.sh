@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# What a sealing script sees of `cuzk prove` (issue 19, docs/integration.md, docs/json-results.md): --json
+# What a sealing script sees of `cuzk prove` (docs/integration.md, docs/json-results.md): --json
 # records (proven, failed with kind and exit code, skipped; a failure mid-run, one found by the up-front
 # checks, several with --keep-going), the Prometheus file of a failed and of a
 # successful run, progress lines in a log file (plain, rate-limited), --quiet, phases in run order in the

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# `cuzk params setup --sector-size` flags (issue 16): --gpu never falls back to the CPU (exit 8 before any
+# `cuzk params setup --sector-size` flags: --gpu never falls back to the CPU (exit 8 before any
 # work, nothing written), --seed is announced as TEST ONLY, bad flag combinations are usage errors. The
 # files themselves are checked byte for byte against generate_parameters in tests/test_streaming_setup.cpp
 # and by the 2KiB end-to-end script (tests/scripts/porep_2kib_e2e.sh), which proves against them.

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# PoRep C2 end to end on a 2KiB sector (issue 4): gen-c1 (sealed for real) -> params setup (test
+# PoRep C2 end to end on a 2KiB sector: gen-c1 (sealed for real) -> params setup (test
 # parameters, cached in the build tree) -> prove -> verify with cuzk and with @noble/curves; then
 # tampered C1 files (a label, a path element, the seed, a truncated file) are refused with their exit
 # codes and leave no proof file behind; `--overlap on` (synthesis beside proving) gives verifying proofs
@@ -21,7 +21,7 @@ trap 'rm -rf "$tmp"' EXIT
 source "$(dirname "${BASH_SOURCE[0]}")/lib/shared_params.bash"
 shared_test_params "$params" || fail "params setup exited $?"
 # The streamed setup (pce/test_setup.hpp) writes the size that bellperson's densities give, the size the
-# in-memory generate_parameters wrote for 2KiB before it (issue 16).
+# in-memory generate_parameters wrote for 2KiB before it.
 params_file="$params/$("$CUZK_BIN" params names --sector-size 2KiB | awk '/\.params$/ {print $2}')"
 [ "$(stat -c %s "$params_file")" -eq 1114707768 ] || fail "2KiB .params is $(stat -c %s "$params_file") bytes, not 1114707768"
 
