@@ -84,13 +84,25 @@ class CpuEngine final : public ProverEngine {
     h_ = {};  // up to 4 GiB at 32GiB sectors: not kept until the next proof
     return sum;
   }
+  // ProverEngine's contract: the sum over the first `count` bases (the GPU engine's too: the engine
+  // conformance suite, tests/engine_conformance.hpp, holds both to it).
+  template <class Affine>
+  static std::span<const Affine> first_bases(const std::vector<Affine>& bases, std::size_t count) {
+    if (count > bases.size())
+      throw Groth16Error(
+          Groth16ErrorKind::kMalformedInput,
+          "msm: " + std::to_string(count) + " scalars for " + std::to_string(bases.size()) + " bases");
+    return std::span<const Affine>(bases).first(count);
+  }
   G1 msm_g1(G1Bases which, std::span<const Fr> scalars) override {
     const std::vector<G1Affine>* bases = which == G1Bases::kL   ? &p_.l
                                          : which == G1Bases::kA ? &p_.a
                                                                 : &p_.b_g1;
-    return groth16::msm_g1(*bases, scalars, threads_);
+    return groth16::msm_g1(first_bases(*bases, scalars.size()), scalars, threads_);
   }
-  G2 msm_b_g2(std::span<const Fr> scalars) override { return groth16::msm_g2(p_.b_g2, scalars, threads_); }
+  G2 msm_b_g2(std::span<const Fr> scalars) override {
+    return groth16::msm_g2(first_bases(p_.b_g2, scalars.size()), scalars, threads_);
+  }
 
  private:
   std::shared_ptr<const Parameters> owned_;  // null when made over a reference
