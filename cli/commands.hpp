@@ -12,7 +12,7 @@
 namespace cuzk::job {
 struct EngineConfig;
 struct ProveOptions;
-}
+}  // namespace cuzk::job
 
 namespace cuzk::cli {
 
@@ -62,6 +62,8 @@ struct JobFlags {
   std::string gpu_memory;           // --gpu-memory LIMIT (empty: the device's free memory)
   std::string gpu_gather = "host";  // --gpu-gather host|device: where the A and B MSMs' scalars are gathered
   std::string gpu_constraints = "auto";  // --gpu-constraints auto|host|device: where a, b, c are evaluated
+  std::string devices;       // --devices LIST|all: one GPU engine per CUDA ordinal (empty: device 0)
+  unsigned cpu_engines = 1;  // --cpu-engines N: CPU engines proving at once (the scheduler without a GPU)
   std::optional<std::uint64_t> test_randomness;  // TEST ONLY: r, s derived from this seed
 };
 // Registers them on `cmd`; returns the --no-pce option (other flags may exclude it).

@@ -11,6 +11,7 @@
 #include <string_view>
 #include <thread>
 #include <utility>
+#include <vector>
 
 #include "cli/commands.hpp"
 #include "cli/help_format.hpp"
@@ -35,14 +36,47 @@ std::size_t gpu_memory_limit(const std::string& gpu_memory) {
   return *limit;
 }
 
+// --devices: "all" (empty: every visible GPU, which the job looks up) or CUDA ordinals separated by commas.
+// An ordinal may repeat (two engines on one GPU); whether each is visible is the job's check (exit 8).
+std::vector<int> device_list(const std::string& text) {
+  if (text.empty()) return {0};
+  if (text == "all") return {};
+  auto refuse = [&] {
+    return CLI::ValidationError(
+        "--devices",
+        "expected CUDA ordinals separated by commas, such as 0,1, or all; got '" + text.substr(0, 64) + "'");
+  };
+  constexpr std::size_t kMostEngines = 64;
+  std::vector<int> devices;
+  std::size_t begin = 0;
+  for (;;) {
+    const std::size_t end = std::min(text.find(',', begin), text.size());
+    const std::string_view item = std::string_view(text).substr(begin, end - begin);
+    if (item.empty() || item.size() > 3 ||
+        !std::all_of(item.begin(), item.end(), [](char c) { return c >= '0' && c <= '9'; }))
+      throw refuse();
+    devices.push_back(std::stoi(std::string(item)));
+    if (devices.size() > kMostEngines)
+      throw CLI::ValidationError("--devices", "at most " + std::to_string(kMostEngines) + " engines");
+    if (end == text.size()) return devices;
+    begin = end + 1;
+  }
+}
+
 job::EngineConfig engine_config(const JobFlags& f) {
   if (!f.gpu) {
     if (!f.gpu_memory.empty()) throw CLI::ValidationError("--gpu-memory", "only with --gpu");
     if (f.gpu_gather != "host") throw CLI::ValidationError("--gpu-gather", "only with --gpu");
     if (f.gpu_constraints == "device") throw CLI::ValidationError("--gpu-constraints", "only with --gpu");
-    return {};
+    if (!f.devices.empty()) throw CLI::ValidationError("--devices", "only with --gpu");
+    job::EngineConfig config;
+    config.cpu_engines = f.cpu_engines;
+    return config;
   }
-  return gpu_engine_config(f.gpu_memory, f.gpu_gather, f.gpu_constraints);
+  if (f.cpu_engines != 1) throw CLI::ValidationError("--cpu-engines", "not with --gpu (use --devices)");
+  job::EngineConfig config = gpu_engine_config(f.gpu_memory, f.gpu_gather, f.gpu_constraints);
+  config.devices = device_list(f.devices);
+  return config;
 }
 
 }  // namespace
@@ -92,7 +126,11 @@ CLI::Option* add_job_flags(CLI::App* cmd, JobFlags& f) {
   cmd->add_flag("--gpu", f.gpu, "prove on the GPU (exit 8 without one; never falls back to the CPU)")
       ->group(kGpuGroup);
   cmd->add_option("--gpu-memory", f.gpu_memory,
-                  "device memory the prover may use, e.g. 22GiB; what does not fit is streamed")
+                  "device memory each engine may use, e.g. 22GiB; what does not fit is streamed")
+      ->group(kGpuGroup);
+  cmd->add_option(
+         "--devices", f.devices,
+         "GPUs to prove on, one engine each: LIST such as 0,1 (0,0: two on one), or all (default: 0)")
       ->group(kGpuGroup);
   cmd->add_option("--gpu-gather", f.gpu_gather, "where the A and B MSMs' scalars are gathered")
       ->check(CLI::IsMember({"host", "device"}))
@@ -120,6 +158,11 @@ CLI::Option* add_job_flags(CLI::App* cmd, JobFlags& f) {
   CLI::Option* no_pce =
       cmd->add_flag("--no-pce", f.no_pce, "synthesize directly, not through the constraint cache (slower)")
           ->group(kTuningGroup);
+  cmd->add_option("--cpu-engines", f.cpu_engines,
+                  "CPU engines proving at once, sharing the threads (tests the multi-engine scheduler)")
+      ->check(CLI::Range(1u, 16u))
+      ->capture_default_str()
+      ->group(kTestOnlyGroup);
   cmd->add_option("--test-randomness", f.test_randomness,
                   "derive r and s from this seed: identical proofs, NOT zero-knowledge")
       ->check(u64_validator())

@@ -157,11 +157,14 @@ class ProveRun {
       // Inside the try: a --gpu without a usable GPU is a failed run with its
       // records and metrics too.
       apply_job_flags(f_.job, options);
-      // The metrics name the GPU the engine proves on (the config's first device); where none is visible the
-      // job refuses the run next.
+      // The metrics name the GPU the engines prove on (the config's first device) and every device's UUID;
+      // where one is not visible the job refuses the run next.
       if (const job::EngineDevices devices = job::find_devices(options.engine); !devices.found.empty()) {
         gpu_name_ = devices.found.front().name;
-        gpu_uuids_ = {devices.found.front().uuid};
+        gpu_uuids_.clear();
+        for (const gpu::DeviceInfo& d : devices.found)
+          if (std::find(gpu_uuids_.begin(), gpu_uuids_.end(), d.uuid) == gpu_uuids_.end())
+            gpu_uuids_.push_back(d.uuid);
       }
       report = job::prove_c1_files(f_.job.c1_files, options);
     } catch (...) {

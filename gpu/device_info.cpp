@@ -5,6 +5,7 @@
 #include <string>
 
 #include "gpu/cuda_check.hpp"
+#include "gpu/errors.hpp"
 
 namespace cuzk::gpu {
 
@@ -78,6 +79,15 @@ std::vector<DeviceInfo> list_devices(std::string* why_none) {
 }  // namespace cuzk::gpu
 
 namespace cuzk::gpu {
+
+void use_device(int index) {
+  const int visible = visible_device_count();
+  if (index < 0 || index >= visible)
+    throw GpuError("GPU " + std::to_string(index) + " is not visible (" + std::to_string(visible) +
+                       " visible; CUDA_VISIBLE_DEVICES applies)",
+                   GpuErrorKind::kNoDevice);
+  CUDA_OK(cudaSetDevice(index));
+}
 
 std::size_t device_memory_in_use() {
   std::size_t free_bytes = 0, total_bytes = 0;

@@ -30,6 +30,12 @@ std::vector<DeviceInfo> list_devices(std::string* why_none = nullptr);
 // Number of visible GPUs, 0 (never throws) when CUDA cannot be used.
 int visible_device_count();
 
+// Makes CUDA ordinal `index` the calling thread's current device (cudaSetDevice): the GPU engine allocates
+// and proves on the current device of the thread that makes or calls it, and CUDA keeps that per thread, so
+// every thread that drives an engine of a multi-device run calls this first. Throws GpuError (kind
+// kNoDevice without CUDA or when `index` is not visible).
+void use_device(int index);
+
 // Bytes in use on the current device (all processes: total minus free), 0 when it cannot be read. For the
 // run report's peak device memory.
 std::size_t device_memory_in_use();

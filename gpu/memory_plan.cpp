@@ -353,21 +353,24 @@ HostPlan plan_host_memory(const ProverShape& shape, const HostPlanRequest& reque
                              (abc_on_host ? 3 * (shape.constraints + shape.inputs) * kFrBytes : 0) +
                              (shape.witness_count() + 7) / 8 * 3;  // density bits
   // The host gather's dense A and B scalars (one set, in the proving stage).
-  plan.prover_scratch_bytes = abc_on_host ? (shape.a + shape.b_g1) * kFrBytes : 0;
+  const unsigned engines = std::max(1u, request.engines);
+  plan.prover_scratch_bytes = engines * (abc_on_host ? (shape.a + shape.b_g1) * kFrBytes : 0);
   // The PCE's compact matrices as loaded (u32 columns, u16 codes, u32 row offsets).
   plan.constraint_bytes = constraint_matrix_device_bytes(shape);
   // Staging: the prover's two stagings (gpu/host_staging.hpp: the H step's and the MSMs'), each two 32 MiB
   // chunks and up to 8 copy lanes of two 8 MiB chunks, and the parameter readers' pinned pieces (8 x 128 MiB
-  // at most, gpu/parameter_upload.hpp) while the parameters load.
+  // at most, gpu/parameter_upload.hpp) while the parameters load; each engine has its own.
   constexpr std::size_t kStagingBytes = (std::size_t{64} << 20) + 8 * 2 * (std::size_t{8} << 20);
   const std::size_t staging = request.gpu ? 2 * kStagingBytes + (std::size_t{1} << 30) : 0;
-  plan.pinned_bytes = request.pinned_bases_bytes + staging;
-  plan.parameter_bytes = request.gpu ? 0 : request.cpu_parameter_bytes;
+  plan.pinned_bytes = engines * (request.pinned_bases_bytes + staging);
+  plan.parameter_bytes = engines * (request.gpu ? 0 : request.cpu_parameter_bytes);
   plan.base_bytes = std::size_t{1} << 30;
   plan.available = request.available;
   const std::size_t fixed = plan.prover_scratch_bytes + plan.constraint_bytes + plan.pinned_bytes +
                             plan.parameter_bytes + plan.base_bytes;
-  auto total_for = [&](unsigned workers) { return fixed + (workers + 2) * plan.per_partition_bytes; };
+  auto total_for = [&](unsigned workers) {
+    return fixed + (workers + 1 + engines) * plan.per_partition_bytes;
+  };
   // The most workers that fit (up to 64, the flag's bound).
   plan.workers_that_fit = 0;
   if (request.available) {
@@ -375,10 +378,11 @@ HostPlan plan_host_memory(const ProverShape& shape, const HostPlanRequest& reque
   } else {
     plan.workers_that_fit = 64;
   }
-  plan.synthesis_workers = request.synthesis_workers
-                               ? request.synthesis_workers
-                               : std::max(1u, std::min(request.max_auto_workers, plan.workers_that_fit));
-  plan.partitions_alive = plan.synthesis_workers + 2;
+  plan.synthesis_workers =
+      request.synthesis_workers
+          ? request.synthesis_workers
+          : std::max(1u, std::min(request.max_auto_workers * engines, plan.workers_that_fit));
+  plan.partitions_alive = plan.synthesis_workers + 1 + engines;
   plan.total = total_for(plan.synthesis_workers);
   plan.fits = !request.available || plan.total <= request.available;
   return plan;

@@ -113,10 +113,13 @@ struct HostPlanRequest {
   unsigned max_auto_workers = 2;
   std::size_t available = 0;            // MemAvailable (0: unknown, no check)
   std::size_t cpu_parameter_bytes = 0;  // the CPU engine's decoded parameters (not gpu)
+  // Engines proving at once (--devices, --cpu-engines): each holds a partition being proven, its scratch,
+  // staging and pinned bases, or its decoded parameters; auto sizes up to max_auto_workers per engine.
+  unsigned engines = 1;
 };
 struct HostPlan {
   unsigned synthesis_workers = 0;
-  std::size_t partitions_alive = 0;      // workers + one made and waiting + one being proven
+  std::size_t partitions_alive = 0;      // workers + one made and waiting + one being proven per engine
   std::size_t per_partition_bytes = 0;   // witness, and a, b, c when they are evaluated on the host
   std::size_t prover_scratch_bytes = 0;  // the proving stage's dense-scalar buffers (host gather)
   std::size_t constraint_bytes = 0;      // the constraint matrices in host memory (the PCE)

@@ -38,6 +38,10 @@ int visible_device_count() {
   return 0;
 }
 
+void use_device(int) {
+  no_cuda("a GPU");
+}
+
 std::size_t device_memory_in_use() {
   return 0;
 }

@@ -9,6 +9,7 @@
 #include <utility>
 #include <vector>
 
+#include "gpu/device_info.hpp"
 #include "gpu/groth16_engine.hpp"
 #include "job/prove.hpp"
 #include "prover/timing.hpp"
@@ -31,10 +32,12 @@ std::unique_ptr<groth16::ProverEngine> make_cpu_engine(const EngineRequest& requ
 
 std::unique_ptr<groth16::ProverEngine> make_gpu_engine(const EngineConfig& config,
                                                        const EngineRequest& request) {
-  // See EngineConfig::devices: the engine never selects a device, so a config naming another one would be
-  // proven on device 0 without saying so.
-  if (config.devices != std::vector<int>{0})
-    throw std::invalid_argument("the GPU engine proves on device 0 alone, not on the devices configured");
+  // One engine, one device (the job makes one per entry of --devices). The GPU engine allocates on the
+  // calling thread's current device, so it is made current here, on the thread that makes the engine.
+  if (config.devices.size() != 1)
+    throw std::invalid_argument("a GPU engine is made for one device, not " +
+                                std::to_string(config.devices.size()));
+  gpu::use_device(config.devices.front());
   gpu::GpuEngineOptions options;
   options.memory_limit = config.memory_limit;
   options.reader_threads = config.reader_threads;
@@ -50,9 +53,14 @@ std::unique_ptr<groth16::ProverEngine> make_gpu_engine(const EngineConfig& confi
 }  // namespace
 
 std::string describe(const EngineConfig& config) {
-  if (!config.gpu()) return config.constraints_on_engine() ? "cpu, constraints offered to the engine" : "cpu";
+  if (!config.gpu()) {
+    std::string text =
+        config.engine_count() > 1 ? fmt::format("{} cpu engines", config.engine_count()) : "cpu";
+    return config.constraints_on_engine() ? text + ", constraints offered to the engine" : text;
+  }
   std::string devices;
   for (int d : config.devices) devices += (devices.empty() ? "" : ", ") + std::to_string(d);
+  if (config.devices.empty()) devices = "all visible";
   return fmt::format(
       "gpu on device{} {}: memory {}, constraints on the {}, dense scalars gathered on the {}, parameter "
       "readers {}, streamed bases {}",
@@ -69,7 +77,10 @@ nlohmann::ordered_json engine_config_json(const EngineConfig& config) {
   nlohmann::ordered_json j;
   j["kind"] = config.name();
   j["constraints"] = place_name(config.constraints);
-  if (!config.gpu()) return j;
+  if (!config.gpu()) {
+    if (config.engine_count() > 1) j["engines"] = config.engine_count();
+    return j;
+  }
   j["devices"] = config.devices;
   j["memory_limit_bytes"] = config.memory_limit;
   j["gather"] = place_name(config.gather);
@@ -90,28 +101,49 @@ EngineDevices find_devices(const EngineConfig& config) {
     out.budget_from = "--gpu-memory";
   }
   const std::vector<gpu::DeviceInfo> visible = gpu::list_devices(&out.why_none);
-  for (int index : config.devices) {
+  out.ordinals = config.devices;
+  if (out.ordinals.empty())  // --devices all
+    for (const gpu::DeviceInfo& d : visible) out.ordinals.push_back(d.index);
+  for (int index : out.ordinals) {
     auto it = std::find_if(visible.begin(), visible.end(),
                            [&](const gpu::DeviceInfo& d) { return d.index == index; });
-    if (it != visible.end()) out.found.push_back(*it);
+    if (it != visible.end())
+      out.found.push_back(*it);
+    else
+      out.missing.push_back(index);
   }
   if (out.found.empty()) {
     if (!visible.empty())
       out.why_none = fmt::format("{} GPU(s) visible, none of them configured", visible.size());
     return out;
   }
-  const gpu::DeviceInfo& d = out.found.front();
-  if (out.budget == 0 || d.free_memory < out.budget) {
-    out.budget = d.free_memory;
-    out.budget_from = "the free memory of GPU " + std::to_string(d.index) + " (" + d.name + ")";
+  // Every engine plans against the same budget: the lowest share of free memory over the devices, a
+  // device's free memory divided among the engines named on it (two engines planning for all of one
+  // device's memory would not both fit).
+  for (const gpu::DeviceInfo& d : out.found) {
+    const auto engines_on_it =
+        static_cast<std::size_t>(std::count(out.ordinals.begin(), out.ordinals.end(), d.index));
+    const std::size_t share = d.free_memory / engines_on_it;
+    if (out.budget == 0 || share < out.budget) {
+      out.budget = share;
+      out.budget_from =
+          "the free memory of GPU " + std::to_string(d.index) + " (" + d.name + ")" +
+          (engines_on_it > 1 ? fmt::format(" divided among its {} engines", engines_on_it) : "");
+    }
   }
   return out;
 }
 
 EngineDevices require_devices(const EngineConfig& config) {
   EngineDevices found = find_devices(config);
-  if (config.gpu() && found.found.empty())
+  if (!config.gpu()) return found;
+  if (found.found.empty())
     throw JobError(JobError::Kind::kNoGpu, "--gpu: no usable GPU: none is visible (" + found.why_none + ")");
+  if (!found.missing.empty())
+    throw JobError(JobError::Kind::kNoGpu,
+                   fmt::format("--devices: GPU {} is not visible ({} GPU(s) visible; ordinals count after "
+                               "CUDA_VISIBLE_DEVICES)",
+                               found.missing.front(), gpu::visible_device_count()));
   return found;
 }
 

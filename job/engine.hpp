@@ -4,6 +4,7 @@
 // device budget its memory plan is made against (docs/architecture.md, "Seams").
 #pragma once
 
+#include <algorithm>
 #include <cstddef>
 #include <functional>
 #include <memory>
@@ -25,10 +26,14 @@ struct EngineConfig {
   enum class Place { kHost, kDevice };
 
   Kind kind = Kind::kCpu;
-  // kGpu: the CUDA ordinals (after CUDA_VISIBLE_DEVICES) the engine proves on. A list so that work over
-  // several GPUs can extend it; the GPU engine proves on the current device of the threads that call it,
-  // which CUDA keeps per thread and the job never sets, so the one device it can take today is 0.
+  // kGpu: the CUDA ordinals (after CUDA_VISIBLE_DEVICES) of the run's engines, one engine per entry
+  // (--devices); empty: one per visible GPU (--devices all; the job fills it in). An ordinal may repeat:
+  // two engines on one device, each under memory_limit (how the scheduler is tested on one GPU). Each
+  // engine's thread makes that device its current one (gpu::use_device) before making or calling it.
   std::vector<int> devices = {0};
+  // kCpu: CPU engines proving at once, each with its share of the threads (--cpu-engines): the scheduler of
+  // several engines without a GPU (tests, CI). Proofs are the same for any count.
+  unsigned cpu_engines = 1;
   // kGpu: device bytes the engine may use (--gpu-memory); 0: the device's free memory. A limit above the
   // free memory is cut to it (gpu::GpuEngineOptions::memory_limit).
   std::size_t memory_limit = 0;
@@ -45,6 +50,8 @@ struct EngineConfig {
   bool stream_from_file = true;
 
   bool gpu() const { return kind == Kind::kGpu; }
+  // The engines of a run: one per device entry with the GPU, cpu_engines on the CPU.
+  std::size_t engine_count() const { return gpu() ? devices.size() : std::max(1u, cpu_engines); }
   bool constraints_on_engine() const { return constraints == Place::kDevice; }
   // "cpu" or "gpu": the run report's engine and the prefix of the engine's own phases (gpu.setup).
   const char* name() const { return gpu() ? "gpu" : "cpu"; }
@@ -88,12 +95,16 @@ struct EngineDevices {
   std::string why_none;                // when none is (CUDA's reason, or a build without CUDA)
   std::size_t budget = 0;              // device bytes; 0: unknown (no limit and no device)
   std::string budget_from;             // "--gpu-memory", or "the free memory of GPU 0 (NVIDIA H200)"
+  std::vector<int> missing;            // configured ordinals that are not visible
+  std::vector<int> ordinals;           // the engines' devices: the config's, or every visible one for "all"
 };
-// Looks them up (starts CUDA); a CPU config finds none and has no budget. Throws gpu::GpuError only on a CUDA
-// failure other than "no device".
+// Looks them up (starts CUDA); a CPU config finds none and has no budget. An ordinal named twice shares its
+// device: without memory_limit each of its engines plans against the free memory divided among them.
+// `missing`: configured ordinals that are not visible. Throws gpu::GpuError only on a CUDA failure other
+// than "no device".
 EngineDevices find_devices(const EngineConfig& config);
 // The same for a GPU config that is about to be used: throws JobError kNoGpu ("--gpu: no usable GPU: ...")
-// when none of its devices is visible, before any work.
+// when any of its devices is not visible (or, for "all", none is), before any work.
 EngineDevices require_devices(const EngineConfig& config);
 
 }  // namespace cuzk::job

@@ -31,8 +31,8 @@ std::string prometheus_label_escape(const std::string& value) {
 namespace {
 
 // The labels cuzk puts on its series itself: the operator's may not take their names.
-constexpr std::array<std::string_view, 7> kOwnLabels = {"engine", "gpu",    "gpu_uuid", "phase",
-                                                        "parent", "result", "kind"};
+constexpr std::array<std::string_view, 9> kOwnLabels = {"engine", "gpu",  "gpu_uuid", "phase", "parent",
+                                                        "result", "kind", "lane",     "device"};
 
 bool is_label_name(std::string_view name) {
   const auto letter = [](char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_'; };
@@ -165,6 +165,21 @@ std::string prometheus_metrics(const RunReport& report, const RunOutcome& outcom
              "Partition proofs of the last run by result: proven (in written proofs), failed.");
   out.sample(partitions, {{"result", "proven"}});
   out.sample(outcome.partitions_failed, {{"result", "failed"}});
+  if (report.engines.size() > 1) {
+    // A lane per engine (--devices, --cpu-engines): `device` is its CUDA ordinal, empty on the CPU.
+    auto lane_labels = [](const EngineReport& e) {
+      return std::vector<std::pair<std::string, std::string>>{
+          {"lane", std::to_string(e.lane)}, {"device", e.device ? std::to_string(*e.device) : ""}};
+    };
+    out.family("cuzk_engine_partitions", "Partitions each engine of the last run proved.");
+    for (const EngineReport& e : report.engines) out.sample(e.partitions, lane_labels(e));
+    out.family("cuzk_engine_busy_seconds", "Wall-clock seconds each engine of the last run spent proving.");
+    for (const EngineReport& e : report.engines) out.sample(e.busy_s, lane_labels(e));
+    out.family("cuzk_engine_busy_ratio",
+               "Each engine's busy seconds over the last run's proving span (first proof's start to last "
+               "proof's end).");
+    for (const EngineReport& e : report.engines) out.sample(e.busy_share, lane_labels(e));
+  }
   out.family("cuzk_peak_rss_bytes", "Peak resident host memory of the last run, bytes.");
   out.sample(double(report.peak_rss_bytes));
   if (outcome.gpu_memory_used_bytes) {

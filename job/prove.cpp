@@ -5,11 +5,13 @@
 #include <algorithm>
 #include <atomic>
 #include <chrono>
+#include <condition_variable>
 #include <deque>
 #include <filesystem>
 #include <future>
 #include <map>
 #include <memory>
+#include <mutex>
 #include <optional>
 #include <set>
 #include <thread>
@@ -62,7 +64,12 @@ struct SectorJob {
   // The verifier-side public inputs of each partition, derived once by the front stage (which checks the
   // synthesized ones against them) and used again to verify and for --dump-public-inputs.
   std::vector<std::vector<algebra::Fr>> public_inputs;
-  std::vector<groth16::Proof> proofs;
+  std::vector<groth16::Proof> proofs;  // one per partition, filled by whichever engine proves it
+  // The back stage's: partitions proven, the run order of the last one handed out, and what finishing it
+  // (verify, write) was doing when it failed.
+  std::atomic<unsigned> proven{0};
+  std::uint64_t last_seq = 0;
+  std::string finish_stage = "verify";
 };
 
 // A synthesized partition, ready to prove.
@@ -77,7 +84,6 @@ using detail::begin_step;
 using detail::BufferPool;
 using detail::check_inputs;
 using detail::CheckedInput;
-using detail::EngineCache;
 using detail::FailureLog;
 using detail::log_memory_plan;
 using detail::plan_memory;
@@ -99,8 +105,9 @@ JobError unsatisfied_error(const std::string& where, const porep::C1Output& c1, 
 class FrontStage {
  public:
   FrontStage(const std::vector<std::string>& paths, const std::vector<std::size_t>& todo,
-             const ProveOptions& options, ParameterStore& store, EngineCache& engines, BufferPool& buffers,
-             Timeline& timeline, PhaseMap<PhaseTime>& shared_phases, FailureLog& failures)
+             const ProveOptions& options, ParameterStore& store, detail::EngineSet& engines,
+             BufferPool& buffers, Timeline& timeline, PhaseMap<PhaseTime>& shared_phases,
+             FailureLog& failures)
       : paths_(paths),
         todo_(todo),
         options_(options),
@@ -221,6 +228,7 @@ class FrontStage {
     report.proof_type = std::string(proof.name);
     report.partitions = proof.partitions();
     job->public_inputs.resize(proof.partitions());  // filled per partition; never reallocated
+    job->proofs.resize(proof.partitions());
     report.sector = sector_name(path, c1, options_.proof_naming);
     if (!names_.insert(report.sector).second)
       throw same_proof_file(path, c1, report.sector, options_.proof_naming);
@@ -354,7 +362,7 @@ class FrontStage {
   const std::vector<std::size_t>& todo_;  // indices into paths_ of the sectors that passed the checks
   const ProveOptions& options_;
   ParameterStore& store_;
-  EngineCache& engines_;
+  detail::EngineSet& engines_;
   BufferPool& buffers_;
   Timeline& timeline_;
   PhaseMap<PhaseTime>& shared_phases_;
@@ -370,48 +378,208 @@ class FrontStage {
   unsigned launched_ = 0;
 };
 
-// Prove, and once a sector's partitions are all proven: verify, write, report.
+// Prove, and once a sector's partitions are all proven: verify, write, report. With one engine each
+// partition is proven on the consumer's thread as it comes; with several, each engine has a thread of its
+// own and a partition goes to whichever engine is free. Sectors are finished in input order either way, and
+// without keep_going the error that ends the run is the first in partition order, after everything before
+// it is done: what a one-engine run writes, reports and throws.
 class BackStage {
  public:
-  BackStage(const ProveOptions& options, ParameterStore& store, EngineCache& engines, BufferPool& buffers,
-            Timeline& timeline, RunReport& run, FailureLog& failures, GpuMeter* meter,
+  BackStage(const ProveOptions& options, ParameterStore& store, detail::EngineSet& engines,
+            BufferPool& buffers, Timeline& timeline, RunReport& run, FailureLog& failures, GpuMeter* meter,
             std::chrono::steady_clock::time_point run_start)
       : options_(options),
         store_(store),
-        engines_(engines),
         buffers_(buffers),
         timeline_(timeline),
         run_(run),
         failures_(failures),
         meter_(meter),
-        last_write_(run_start) {}
+        last_write_(run_start) {
+    for (std::size_t i = 0; i < engines.size(); ++i) {
+      auto lane = std::make_unique<Lane>(static_cast<unsigned>(i), engines.at(i), engines.device(i));
+      lane->timeline_lane = engines.size() == 1 ? "prover" : "prover " + std::to_string(i);
+      lanes_.push_back(std::move(lane));
+    }
+    if (lanes_.size() > 1)
+      for (auto& lane : lanes_) lane->thread = std::thread([this, raw = lane.get()] { serve(*raw); });
+  }
+  ~BackStage() {
+    {
+      std::lock_guard lock(mutex_);
+      stop_ = true;
+    }
+    changed_.notify_all();
+    for (auto& lane : lanes_)
+      if (lane->thread.joinable()) lane->thread.join();
+  }
 
+  // On the consumer's thread, partitions in order.
   void consume(PartitionWork&& work) {
-    SectorJob& job = *work.job;
-    if (job.failed) {  // keep_going: an earlier partition of this sector failed
+    if (work.job->failed) {  // keep_going: an earlier partition of this sector failed
       buffers_.give(std::move(work.input));
       return;
     }
-    stage_ = "prove partition " + std::to_string(work.partition);
-    try {
-      prove(work);
-    } catch (...) {
-      // The phase and partition, beside the error itself (logged by the CLI): a GPU fault mid-batch
-      // names where it happened. Nothing of the sector has been written (proofs are written whole).
-      spdlog::error("{}: {} failed", job.path, stage_);
-      if (!job.failed.exchange(true)) failures_.record(job.input_index, job.path, job.report.sector, stage_);
-      if (!options_.keep_going) throw;
-      // A bad input leaves the engine as it was; anything else may have left it half-way.
-      if (!is_unsatisfied(std::current_exception())) engines_.forget(*job.proof->shape);
+    std::unique_lock lock(mutex_);
+    const std::uint64_t seq = next_seq_++;
+    if (unfinished_.empty() || unfinished_.back() != work.job) unfinished_.push_back(work.job);
+    work.job->last_seq = seq;
+    if (lanes_.size() == 1) {
+      lock.unlock();
+      prove_and_finish(*lanes_.front(), std::move(work), seq);
+      rethrow_first_error();
+      return;
     }
+    changed_.wait(lock, [&] { return first_error_ || idle_lane(); });
+    if (first_error_) {
+      lock.unlock();
+      buffers_.give(std::move(work.input));
+      finish();
+      return;  // finish() threw
+    }
+    // Of the free engines, the one that has proven the fewest: every engine gets work from the start.
+    Lane* lane = idle_lane();
+    lane->assigned.emplace(Assignment{std::move(work), seq});
+    ++lane->handed;
+    changed_.notify_all();
+  }
+
+  // After the last partition, or when the front stage failed: waits for the engines, finishes what can be
+  // finished, puts each engine's figures into the report and rethrows the first error (without keep_going).
+  void finish() {
+    {
+      std::unique_lock lock(mutex_);
+      changed_.wait(lock, [&] {
+        return std::all_of(lanes_.begin(), lanes_.end(), [](const auto& l) { return !l->assigned; });
+      });
+    }
+    finish_ready();
+    if (!reported_) {
+      reported_ = true;
+      const double span = proving_end_ - proving_start_;
+      for (auto& lane : lanes_) {
+        for (const auto& [name, t] : lane->shared_phases) run_.shared_phases[name] += t;
+        run_.engines.push_back({lane->index, lane->device, lane->partitions, lane->busy_s,
+                                span > 0 ? lane->busy_s / span : 0.0});
+      }
+    }
+    rethrow_first_error();
   }
 
  private:
-  void prove(PartitionWork& work) {
+  struct Assignment {
+    PartitionWork work;
+    std::uint64_t seq = 0;  // the partition's place in the run's order
+  };
+  // One engine: its cache (one engine per parameter set), device and figures, and with several engines
+  // its thread and the partition handed to it.
+  struct Lane {
+    Lane(unsigned index, detail::EngineCache& engines, std::optional<int> device)
+        : index(index), engines(engines), device(device) {}
+    unsigned index = 0;
+    detail::EngineCache& engines;
+    std::optional<int> device;
+    std::string timeline_lane;
+    PhaseMap<PhaseTime> shared_phases;  // its setup phases, merged into the run's by finish()
+    unsigned partitions = 0;            // proven
+    unsigned handed = 0;                // handed to it
+    double busy_s = 0;
+    std::optional<Assignment> assigned;
+    std::thread thread;
+  };
+
+  Lane* idle_lane() {
+    Lane* best = nullptr;
+    for (auto& lane : lanes_)
+      if (!lane->assigned && (!best || lane->handed < best->handed)) best = lane.get();
+    return best;
+  }
+
+  void serve(Lane& lane) {
+    for (;;) {
+      std::unique_lock lock(mutex_);
+      changed_.wait(lock, [&] { return stop_ || lane.assigned; });
+      if (!lane.assigned) return;  // stopping
+      Assignment& task = *lane.assigned;
+      lock.unlock();
+      prove_and_finish(lane, std::move(task.work), task.seq);
+      lock.lock();
+      lane.assigned.reset();
+      changed_.notify_all();
+    }
+  }
+
+  void prove_and_finish(Lane& lane, PartitionWork&& work, std::uint64_t seq) {
+    SectorJob& job = *work.job;
+    const std::string stage = "prove partition " + std::to_string(work.partition);
+    if (!job.failed) {
+      try {
+        prove(lane, work);
+        ++job.proven;
+      } catch (...) {
+        // The phase and partition, beside the error itself (logged by the CLI): a GPU fault mid-batch
+        // names where it happened. Nothing of the sector has been written (proofs are written whole).
+        spdlog::error("{}: {} failed{}", job.path, stage,
+                      lanes_.size() > 1 ? " on engine " + std::to_string(lane.index) : "");
+        fail(job, stage, seq);
+        // A bad input leaves the engine as it was; anything else may have left it half-way: this engine
+        // gets a fresh one for its next sector, the others go on with theirs.
+        if (!is_unsatisfied(std::current_exception())) lane.engines.forget(*job.proof->shape);
+      }
+    }
+    buffers_.give(std::move(work.input));
+    finish_ready();
+  }
+
+  // Call inside a catch block: `job` failed at `stage`; without keep_going the error is the run's when it
+  // is the first in partition order.
+  void fail(SectorJob& job, const std::string& stage, std::uint64_t seq) {
+    if (!job.failed.exchange(true)) failures_.record(job.input_index, job.path, job.report.sector, stage);
+    if (options_.keep_going) return;
+    std::lock_guard lock(mutex_);
+    if (!first_error_ || seq < first_error_seq_) {
+      first_error_ = std::current_exception();
+      first_error_seq_ = seq;
+    }
+    changed_.notify_all();
+  }
+
+  void rethrow_first_error() {
+    std::lock_guard lock(mutex_);
+    if (first_error_) std::rethrow_exception(first_error_);
+  }
+
+  // Finishes the sectors at the head of the order whose partitions are all proven; a failed one is passed
+  // by. After an error that ends the run, only sectors whose partitions all came before it are finished.
+  void finish_ready() {
+    std::lock_guard finishing(finish_mutex_);
+    for (;;) {
+      std::shared_ptr<SectorJob> job;
+      {
+        std::lock_guard lock(mutex_);
+        if (unfinished_.empty()) return;
+        job = unfinished_.front();
+        if (!job->failed && job->proven < job->proof->partitions()) return;
+        unfinished_.pop_front();
+        if (first_error_ && job->last_seq > first_error_seq_) return;
+      }
+      if (job->failed) continue;
+      try {
+        finish_sector(*job);
+      } catch (...) {
+        fail(*job, job->finish_stage, job->last_seq);
+      }
+    }
+  }
+
+  void prove(Lane& lane, PartitionWork& work) {
     SectorJob& job = *work.job;
     begin_step(options_, "proving " + job.path + " partition " + std::to_string(work.partition));
+    // The GPU engine proves on this thread's current device.
+    if (lane.device) gpu::use_device(*lane.device);
     PhaseTimer prove_timer;
     algebra::Fr r, s;
+    // Drawn (or fixed) per partition, never per engine: which engine proves a partition changes nothing.
     if (options_.fixed_randomness) {
       r = options_.fixed_randomness->first;
       s = options_.fixed_randomness->second;
@@ -421,43 +589,53 @@ class BackStage {
     }
     groth16::ProveTimings t;
     const double wait_start = timeline_.now();
-    groth16::ProverEngine& engine = engines_.get(*job.proof->shape, run_.shared_phases);
+    groth16::ProverEngine& engine = lane.engines.get(*job.proof->shape, lane.shared_phases);
     prove_timer = PhaseTimer();  // waiting for the engine (the parameter load) is a phase of its own
     double start = timeline_.now();
-    if (start - wait_start > 1e-3) add_step("prove.wait", job, work.partition, wait_start, start);
+    if (start - wait_start > 1e-3) add_step(lane, "prove.wait", job, work.partition, wait_start, start);
     const std::string where = job.path + " partition " + std::to_string(work.partition);
     const pce::CompactR1cs* circuit = job.synthesizer->circuit();
+    const double busy_start = start;
+    PhaseMap<PhaseTime> phases;
     if (work.input.a.empty() && circuit) {
-      if (!engines_.hold_constraints(*job.proof->shape, *circuit, run_.shared_phases))
-        evaluate_on_host(job, work, where);
+      if (!lane.engines.hold_constraints(*job.proof->shape, *circuit, lane.shared_phases))
+        evaluate_on_host(lane, job, work, where, phases);
       prove_timer = PhaseTimer();
       start = timeline_.now();
     }
     try {
-      job.proofs.push_back(groth16::prove_with(engine, *job.header, work.input, r, s, &t));
+      job.proofs.at(work.partition) = groth16::prove_with(engine, *job.header, work.input, r, s, &t);
     } catch (const groth16::Groth16Error& e) {
       if (e.kind() != groth16::Groth16ErrorKind::kUnsatisfied || !e.constraint()) throw;
       throw unsatisfied_error(where, job.c1, work.partition, *e.constraint());
     }
     const double end = timeline_.now();
-    buffers_.give(std::move(work.input));
     // The engine's steps run back to back: H, then the G1 MSMs, then the G2 MSM (gathering the dense
     // scalars between them is counted in the gaps).
-    add_step("prove.h", job, work.partition, start, start + t.h.wall_s);
-    add_step("prove.msm_g1", job, work.partition, end - t.msm_g2.wall_s - t.msm_g1.wall_s,
+    add_step(lane, "prove.h", job, work.partition, start, start + t.h.wall_s);
+    add_step(lane, "prove.msm_g1", job, work.partition, end - t.msm_g2.wall_s - t.msm_g1.wall_s,
              end - t.msm_g2.wall_s);
-    add_step("prove.msm_g2", job, work.partition, end - t.msm_g2.wall_s, end);
-    job.back_phases["prove"] += prove_timer.elapsed();
-    job.back_phases["prove.h"] += t.h;
-    job.back_phases["prove.msm_g1"] += t.msm_g1;
-    job.back_phases["prove.msm_g2"] += t.msm_g2;
-    if (options_.partition_proven)
-      options_.partition_proven(job.path, work.partition, job.proof->partitions());
-    if (work.partition + 1 == job.proof->partitions()) finish_sector(job);
+    add_step(lane, "prove.msm_g2", job, work.partition, end - t.msm_g2.wall_s, end);
+    phases["prove"] += prove_timer.elapsed();
+    phases["prove.h"] += t.h;
+    phases["prove.msm_g1"] += t.msm_g1;
+    phases["prove.msm_g2"] += t.msm_g2;
+    {
+      std::lock_guard lock(mutex_);
+      for (const auto& [name, time] : phases) job.back_phases[name] += time;
+      ++lane.partitions;
+      lane.busy_s += end - busy_start;
+      if (proving_end_ == 0 || busy_start < proving_start_) proving_start_ = busy_start;
+      proving_end_ = std::max(proving_end_, end);
+      // Called one at a time, as with one engine.
+      if (options_.partition_proven)
+        options_.partition_proven(job.path, work.partition, job.proof->partitions());
+    }
   }
 
   // A witness-only input for an engine that declined the constraints: a, b, c by SpMV here, and their check.
-  void evaluate_on_host(SectorJob& job, PartitionWork& work, const std::string& where) {
+  void evaluate_on_host(Lane& lane, SectorJob& job, PartitionWork& work, const std::string& where,
+                        PhaseMap<PhaseTime>& phases) {
     PhaseTimer timer;
     const double start = timeline_.now();
     groth16::ProverInput& in = work.input;
@@ -465,8 +643,8 @@ class BackStage {
                                 options_.threads, std::move(in));
     if (auto row = groth16::first_unsatisfied(in))
       throw unsatisfied_error(where, job.c1, work.partition, *row);
-    job.back_phases["evaluate"] += timer.elapsed();
-    add_step("evaluate", job, work.partition, start, timeline_.now());
+    phases["evaluate"] += timer.elapsed();
+    add_step(lane, "evaluate", job, work.partition, start, timeline_.now());
   }
 
   static bool is_unsatisfied(const std::exception_ptr& error) {
@@ -479,20 +657,22 @@ class BackStage {
     }
   }
 
-  void add_step(const char* step, const SectorJob& job, unsigned partition, double start, double end) {
-    timeline_.add({"prover", step, job.report.sector, static_cast<int>(partition), start, end});
+  void add_step(const Lane& lane, const char* step, const SectorJob& job, unsigned partition, double start,
+                double end) {
+    timeline_.add({lane.timeline_lane, step, job.report.sector, static_cast<int>(partition), start, end});
   }
 
+  // Under finish_mutex_: one sector at a time, in order.
   void finish_sector(SectorJob& job) {
     const porep::RegisteredSealProof& proof = *job.proof;
     SectorReport& report = job.report;
     for (const auto& [name, t] : job.back_phases) report.phases[name] += t;
     if (options_.verify) {
+      job.finish_stage = "verify";
       begin_step(options_, "verifying " + job.path);
       PhaseTimer verify_timer;
       const double verify_start = timeline_.now();
       const groth16::VerifyingKey& vk = store_.vk_for(*proof.shape);
-      stage_ = "verify";
       report.verified = verify_sector_proofs(vk, job.proofs, job.public_inputs);
       report.phases["verify"] = verify_timer.elapsed();
       timeline_.add({"writer", "verify", report.sector, -1, verify_start, timeline_.now()});
@@ -503,7 +683,7 @@ class BackStage {
                 "; nothing was written (are the parameters and the verifying key from the same setup?)");
     }
 
-    stage_ = "write";
+    job.finish_stage = "write";
     PhaseTimer write_timer;
     const double write_start = timeline_.now();
     report.proof_path = (std::filesystem::path(options_.output_dir) / (report.sector + ".proof")).string();
@@ -529,15 +709,37 @@ class BackStage {
 
   const ProveOptions& options_;
   ParameterStore& store_;
-  EngineCache& engines_;  // one per parameter set (the GPU engine keeps the bases resident across partitions)
   BufferPool& buffers_;
   Timeline& timeline_;
   RunReport& run_;
   FailureLog& failures_;
   GpuMeter* meter_;                                   // null when no GPU is metered
   std::chrono::steady_clock::time_point last_write_;  // of the previous sector (the run's start at first)
-  std::string stage_;  // what consume() is doing, for the failure record
+  std::vector<std::unique_ptr<Lane>> lanes_;  // one per engine (the GPU engine keeps its bases resident)
+
+  std::mutex mutex_;  // guards what follows and the lanes' assignments and figures
+  std::condition_variable changed_;
+  bool stop_ = false;
+  std::uint64_t next_seq_ = 0;
+  std::deque<std::shared_ptr<SectorJob>> unfinished_;  // sectors handed out, in order, not yet finished
+  std::exception_ptr first_error_;                     // without keep_going: the run's error so far
+  std::uint64_t first_error_seq_ = 0;
+  double proving_start_ = 0, proving_end_ = 0;  // from the first proof's start to the last one's end
+  bool reported_ = false;
+
+  std::mutex finish_mutex_;  // one sector finished at a time
 };
+
+// Several engines report progress from threads of their own: one call at a time, as the callers of
+// ProveOptions expect (partition_proven and sector_done are called under the back stage's locks).
+void serialize_callbacks(ProveOptions& options) {
+  auto mutex = std::make_shared<std::mutex>();
+  if (auto progress = options.progress)
+    options.progress = [mutex, progress](const std::string& message) {
+      std::lock_guard lock(*mutex);
+      progress(message);
+    };
+}
 
 }  // namespace
 
@@ -557,6 +759,12 @@ RunReport prove_c1_files(const std::vector<std::string>& c1_paths, const ProveOp
     for (const gpu::DeviceInfo& device : devices.found) metered.push_back(device.pci_bus_id);
   std::unique_ptr<GpuMeter> meter;
   if (!metered.empty()) meter = std::make_unique<GpuMeter>(metered, given.gpu_sample_interval);
+  if (given.engine.gpu()) {
+    std::vector<int> repeated = devices.ordinals;
+    std::sort(repeated.begin(), repeated.end());
+    if (std::adjacent_find(repeated.begin(), repeated.end()) != repeated.end() && !given.engine.memory_limit)
+      spdlog::warn("--devices names a GPU twice without --gpu-memory: its engines share its free memory");
+  }
   std::function<std::uint64_t()> device_used;
   if (given.engine.gpu())
     device_used = [] { return static_cast<std::uint64_t>(gpu::device_memory_in_use()); };
@@ -586,6 +794,11 @@ RunReport prove_c1_files(const std::vector<std::string>& c1_paths, const ProveOp
   // Before any synthesis: a run that cannot fit in memory is refused now, not after an hour of synthesis
   // and a kill by the OOM killer, and --synthesis-workers auto becomes what fits.
   ProveOptions options = given;
+  if (options.engine.gpu()) options.engine.devices = devices.ordinals;  // --devices all: the visible ones
+  // Engines of one device made at once would each plan for all its free memory: each gets its share.
+  if (options.engine.gpu() && !options.engine.memory_limit && devices.ordinals.size() > 1)
+    options.engine.memory_limit = devices.budget;
+  if (options.engine.engine_count() > 1) serialize_callbacks(options);
   std::map<std::uint64_t, gpu::ProverShape> shapes;
   if (!checked.empty()) {
     std::vector<std::string> notes;
@@ -611,12 +824,26 @@ RunReport prove_c1_files(const std::vector<std::string>& c1_paths, const ProveOp
   // stage's (engine setup) while both threads run, and merged at the end.
   PhaseMap<PhaseTime> front_shared;
   Timeline timeline;
-  EngineCache engines(given.engine, make, options.threads, store, timeline, std::move(shapes));
+  // The config as given (the memory plan may keep the constraints on the host for synthesis; the engines
+  // are still made as asked), on the devices found.
+  EngineConfig engine_config = given.engine;
+  engine_config.devices = options.engine.devices;
+  engine_config.memory_limit = options.engine.memory_limit;
+  detail::EngineSet engines(engine_config, devices.ordinals, make, options.threads, store, timeline, shapes);
   BufferPool buffers;
   FrontStage front(c1_paths, to_prove, options, store, engines, buffers, timeline, front_shared, failures);
   BackStage back(options, store, engines, buffers, timeline, run, failures, meter.get(), run_start);
-  run_two_stage<PartitionWork>([&] { return front.next(); },
-                               [&](PartitionWork&& work) { back.consume(std::move(work)); }, options.overlap);
+  try {
+    run_two_stage<PartitionWork>([&] { return front.next(); },
+                                 [&](PartitionWork&& work) { back.consume(std::move(work)); },
+                                 options.overlap);
+  } catch (...) {
+    // The partitions on the engines come before the one that failed: they finish first, and an error
+    // among them is the run's.
+    back.finish();
+    throw;
+  }
+  back.finish();
   for (const auto& [name, t] : front_shared) run.shared_phases[name] += t;
   run.failures = failures.in_input_order();
   run.total = run_timer.elapsed();
@@ -629,10 +856,11 @@ RunReport prove_c1_files(const std::vector<std::string>& c1_paths, const ProveOp
   run.peak_device_bytes = peaks.device_bytes;
   run.usd_per_hour = given.gpu_price_per_hour;
   if (meter) {
-    // The steady state is the prover lane's span, as prover_busy's (job/timeline.hpp, lane_utilization).
+    // The steady state is the prover lanes' span, as prover_busy's (job/timeline.hpp, lane_utilization):
+    // "prover", or "prover 0", "prover 1", ... with several engines.
     double first_start = -1, last_end = -1;
     for (const TimelineEvent& e : run.timeline)
-      if (e.lane == "prover") {
+      if (e.lane == "prover" || e.lane.starts_with("prover ")) {
         first_start = first_start < 0 ? e.start_s : std::min(first_start, e.start_s);
         last_end = std::max(last_end, e.end_s);
       }

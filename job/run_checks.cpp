@@ -260,6 +260,10 @@ RunMemoryPlan plan_memory(const std::vector<CheckedInput>& inputs, const ProveOp
   request.device_budget_from = devices.budget_from;
   request.synthesis_workers = options.synthesis_workers;
   request.available = host_memory_available();
+  // --devices all: as many engines as the devices found.
+  request.engines = static_cast<unsigned>(options.engine.gpu() && options.engine.devices.empty()
+                                              ? std::max<std::size_t>(1, devices.ordinals.size())
+                                              : options.engine.engine_count());
   const std::filesystem::path pce_dir = pce::cache_dir(options.pce_cache_dir, options.params_dir);
   std::optional<RunMemoryPlan> chosen;
   for (const CheckedInput& input : inputs) {

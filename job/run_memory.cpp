@@ -44,6 +44,7 @@ gpu::HostPlanRequest host_request(const RunMemoryPlan& plan, unsigned synthesis_
   host.max_auto_workers = r.gpu ? 2 : 1;
   host.available = r.available;
   host.cpu_parameter_bytes = r.gpu ? 0 : cpu_parameter_bytes(plan.shape);
+  host.engines = r.engines;
   return host;
 }
 

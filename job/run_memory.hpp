@@ -26,8 +26,9 @@ struct RunMemoryRequest {
   // being read again from the parameter file's page cache by every MSM (gpu::GpuEngineOptions
   // stream_from_file, the default: the page cache is not the run's memory).
   bool pinned_streamed_bases = false;
-  unsigned synthesis_workers = 0;  // 0: as many as fit, up to 2 with the GPU, 1 on the CPU
+  unsigned synthesis_workers = 0;  // 0: as many as fit, up to 2 per engine with the GPU, 1 on the CPU
   std::size_t available = 0;       // host bytes available (host_memory_available()); 0: unknown, not checked
+  unsigned engines = 1;            // engines proving at once (EngineConfig::engine_count), each planned alike
 };
 
 struct RunMemoryPlan {

@@ -106,7 +106,21 @@ nlohmann::ordered_json report_json(const RunReport& report) {
   j["synthesis_workers"] = report.synthesis_workers;
   if (report.memory_plan) j["memory_plan"] = memory_plan_json(*report.memory_plan);
   j["timeline"] = timeline_json(report.timeline);
-  j["prover_busy"] = lane_utilization(report.timeline, "prover");
+  // One engine: the share of its span its lane was busy; several: their mean busy share of the proving span.
+  double busy = lane_utilization(report.timeline, "prover");
+  if (report.engines.size() > 1) {
+    busy = 0;
+    for (const EngineReport& e : report.engines) busy += e.busy_share / double(report.engines.size());
+  }
+  j["prover_busy"] = busy;
+  j["engines"] = nlohmann::ordered_json::array();
+  for (const EngineReport& e : report.engines)
+    j["engines"].push_back(
+        {{"lane", e.lane},
+         {"device", e.device ? nlohmann::ordered_json(*e.device) : nlohmann::ordered_json()},
+         {"partitions", e.partitions},
+         {"busy_s", e.busy_s},
+         {"busy_share", e.busy_share}});
   add_gpu_figures(j, report.gpu);
   if (report.usd_per_hour) {
     nlohmann::ordered_json cost = {{"usd_per_hour", *report.usd_per_hour}, {"usd", *run_cost_usd(report)}};

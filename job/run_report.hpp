@@ -63,6 +63,17 @@ struct SectorFailure {
   std::string kind;          // the exit code's kind (docs/json-results.md), filled in by cli/ too
 };
 
+// What one engine of the run did (a lane of the report): with --devices or --cpu-engines there are several.
+struct EngineReport {
+  unsigned lane = 0;          // 0, 1, ...: the engine's place in the config
+  std::optional<int> device;  // its CUDA ordinal; none on the CPU
+  unsigned partitions = 0;    // partitions it proved
+  double busy_s = 0;          // wall seconds it spent proving
+  // busy_s over the run's proving span (the first proof's start to the last one's end): 1.0 means the
+  // engine never waited for work in that span.
+  double busy_share = 0;
+};
+
 struct RunReport {
   std::string engine = "cpu";  // engine_config.name()
   EngineConfig engine_config;  // as the run was given it (ProveOptions::engine)
@@ -76,6 +87,7 @@ struct RunReport {
   // Sampled (job/memory_sampler.hpp): anonymous and file-backed host memory apart, and device memory.
   std::uint64_t peak_anon_bytes = 0, peak_file_bytes = 0, peak_device_bytes = 0;
   unsigned synthesis_workers = 1;
+  std::vector<EngineReport> engines;         // one per engine, in config order
   std::optional<RunMemoryPlan> memory_plan;  // made before the first synthesis (job/run_memory.hpp)
   std::vector<TimelineEvent> timeline;       // every step of every partition, in the order recorded
   GpuMeterFigures gpu;                       // GPU busy share and energy (NVML), or why they are absent

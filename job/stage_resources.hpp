@@ -1,16 +1,19 @@
-// What the job's two stages share besides the parameter store: the proving engines (made once per
-// parameter set, on a thread of their own) and the pool of prover-input buffers (reused from partition to
-// partition). Internal to job/prove.cpp.
+// What the job's two stages share besides the parameter store: the proving engines (one or several, each
+// made once per parameter set, on a thread of its own) and the pool of prover-input buffers (reused from
+// partition to partition). Internal to job/prove.cpp.
 #pragma once
 
+#include <algorithm>
 #include <future>
 #include <map>
 #include <memory>
 #include <mutex>
 #include <optional>
 #include <string>
+#include <thread>
 #include <vector>
 
+#include "gpu/device_info.hpp"
 #include "gpu/memory_plan.hpp"
 #include "job/engine.hpp"
 #include "job/prove.hpp"
@@ -44,6 +47,14 @@ class EngineCache {
     // A run that stops early still waits for a load in flight (it uses the store and this cache).
     for (auto& [size, slot] : slots_)
       if (slot.future.valid()) slot.future.wait();
+    // A GPU engine frees its memory on the current device: make it the engine's own (this runs on the
+    // job's thread, whose current device may be another engine's).
+    if (config_.gpu() && config_.devices.size() == 1) {
+      try {
+        gpu::use_device(config_.devices.front());
+      } catch (...) {  // the device is gone: nothing left to free on it
+      }
+    }
   }
 
   void prepare(const porep::SectorShape& shape) {
@@ -139,6 +150,53 @@ class EngineCache {
   const std::map<std::uint64_t, gpu::ProverShape> shapes_;
   std::mutex mutex_;
   std::map<std::uint64_t, Slot> slots_;
+};
+
+// The run's engines: one EngineCache per engine, each made from the run's config narrowed to its own device
+// (EngineConfig::devices) and, on the CPU, with its share of the threads (EngineConfig::cpu_engines).
+class EngineSet {
+ public:
+  // `ordinals`: the GPU engines' devices (find_devices' ordinals); ignored on the CPU.
+  EngineSet(const EngineConfig& config, const std::vector<int>& ordinals, const EngineFactory& make,
+            unsigned threads, ParameterStore& store, Timeline& timeline,
+            const std::map<std::uint64_t, gpu::ProverShape>& shapes) {
+    const std::size_t count = config.gpu() ? ordinals.size() : config.engine_count();
+    // CPU engines prove on the cores synthesis uses too: they split the threads rather than each
+    // taking all of them.
+    const unsigned hardware = std::max(1u, std::thread::hardware_concurrency());
+    const unsigned cpu_threads =
+        count == 1 ? threads : std::max(1u, (threads ? threads : hardware) / static_cast<unsigned>(count));
+    for (std::size_t i = 0; i < count; ++i) {
+      EngineConfig own = config;
+      if (config.gpu()) {
+        own.devices = {ordinals[i]};
+        devices_.push_back(ordinals[i]);
+      } else {
+        own.cpu_engines = 1;
+        devices_.push_back(std::nullopt);
+      }
+      caches_.push_back(std::make_unique<EngineCache>(own, make, config.gpu() ? threads : cpu_threads, store,
+                                                      timeline, shapes));
+    }
+  }
+
+  std::size_t size() const { return caches_.size(); }
+  EngineCache& at(std::size_t i) { return *caches_.at(i); }
+  std::optional<int> device(std::size_t i) const { return devices_.at(i); }
+
+  // Every engine starts loading the parameters of `shape` at once.
+  void prepare(const porep::SectorShape& shape) {
+    for (auto& cache : caches_) cache->prepare(shape);
+  }
+  // Engines of one config answer alike; any one that declined decides.
+  bool declined_constraints(const porep::SectorShape& shape) {
+    return std::any_of(caches_.begin(), caches_.end(),
+                       [&](const auto& cache) { return cache->declined_constraints(shape); });
+  }
+
+ private:
+  std::vector<std::unique_ptr<EngineCache>> caches_;
+  std::vector<std::optional<int>> devices_;  // each engine's GPU; none on the CPU
 };
 
 // Prover inputs whose partition is proven, kept for the next synthesis: their witness and a, b, c buffers

@@ -21,6 +21,8 @@
 #include <iterator>
 #include <map>
 #include <nlohmann/json.hpp>
+#include <span>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -575,6 +577,131 @@ TEST(JobGpuFigures, TheCpuEnginesRunDoesNotLoadNvml) {
   EXPECT_FALSE(j["sectors"][0].contains("energy_joules"));
   EXPECT_EQ(j["gpu_metrics"]["unavailable"], "not applicable: the CPU engine proves");
 }
+
+// Several engines (EngineConfig::cpu_engines, as --devices gives several GPU engines): partitions go to
+// whichever engine is free, across sectors. Six 2KiB sectors (copies of the two committed ones, named by
+// file stem).
+std::vector<std::string> six_sectors(const fs::path& dir) {
+  std::vector<std::string> inputs;
+  for (int i = 0; i < 6; ++i) {
+    const fs::path to = dir / ("sector-" + std::to_string(i) + ".json");
+    fs::copy_file(path_of(i % 2 ? "2KiB-V1_1.json" : "2KiB-V1-envelope.json"), to);
+    inputs.push_back(to.string());
+  }
+  return inputs;
+}
+
+ProveOptions engines_options(const fs::path& out, unsigned engines, bool overlap) {
+  ProveOptions o = options(out, overlap);
+  o.proof_naming = ProveOptions::ProofNaming::kFileStem;
+  o.engine.cpu_engines = engines;
+  return o;
+}
+
+class SeveralEngines : public ::testing::TestWithParam<bool> {};  // the parameter: overlap
+
+TEST_P(SeveralEngines, GiveTheProofsOfOneEngineInTheSameOrderAndEachProvesSome) {
+  io::TempDir tmp("cuzk-test-job-");
+  const std::vector<std::string> inputs = six_sectors(tmp.path());
+  const RunReport one = prove_c1_files(inputs, engines_options(tmp.path() / "one", 1, GetParam()));
+  const RunReport three = prove_c1_files(inputs, engines_options(tmp.path() / "three", 3, GetParam()));
+  ASSERT_EQ(one.sectors.size(), inputs.size());
+  ASSERT_EQ(three.sectors.size(), inputs.size());
+  for (std::size_t i = 0; i < inputs.size(); ++i) {
+    EXPECT_EQ(three.sectors[i].c1_path, inputs[i]) << "sectors are finished in input order";
+    EXPECT_EQ(three.sectors[i].proof_hex, one.sectors[i].proof_hex) << inputs[i];
+    EXPECT_EQ(read_bytes(three.sectors[i].proof_path), read_bytes(one.sectors[i].proof_path));
+  }
+  ASSERT_EQ(one.engines.size(), 1u);
+  EXPECT_EQ(one.engines[0].partitions, inputs.size());
+  ASSERT_EQ(three.engines.size(), 3u);
+  unsigned proven = 0;
+  for (const EngineReport& e : three.engines) {
+    EXPECT_GE(e.partitions, 1u) << "engine " << e.lane << " proved nothing";
+    EXPECT_GT(e.busy_s, 0.0);
+    EXPECT_FALSE(e.device) << "CPU engines have no device";
+    proven += e.partitions;
+  }
+  EXPECT_EQ(proven, inputs.size());
+  // A timeline lane per engine, and the report's lane per engine.
+  const nlohmann::json json = nlohmann::json::parse(to_json(three));
+  EXPECT_EQ(json.at("engines").size(), 3u);
+  EXPECT_EQ(json.at("engine_config").at("engines"), 3);
+  EXPECT_TRUE(std::any_of(three.timeline.begin(), three.timeline.end(),
+                          [](const TimelineEvent& e) { return e.lane == "prover 2"; }));
+}
+
+// An engine that throws on the third partition proven (whichever engine holds it): like a device fault.
+class FaultyEngine final : public groth16::ProverEngine {
+ public:
+  FaultyEngine(std::unique_ptr<groth16::ProverEngine> inner, std::atomic<int>& proofs)
+      : inner_(std::move(inner)), proofs_(proofs) {}
+  std::size_t compute_h(std::vector<Fr>& a, std::vector<Fr>& b, std::vector<Fr>& c) override {
+    if (++proofs_ == 3) throw std::runtime_error("the engine's device fell off the bus");
+    return inner_->compute_h(a, b, c);
+  }
+  algebra::G1 msm_h() override { return inner_->msm_h(); }
+  algebra::G1 msm_g1(G1Bases bases, std::span<const Fr> scalars) override {
+    return inner_->msm_g1(bases, scalars);
+  }
+  algebra::G2 msm_b_g2(std::span<const Fr> scalars) override { return inner_->msm_b_g2(scalars); }
+
+ private:
+  std::unique_ptr<groth16::ProverEngine> inner_;
+  std::atomic<int>& proofs_;
+};
+
+TEST_P(SeveralEngines, AFaultOnOneEngineFailsOnlyThePartitionsSectorWithKeepGoing) {
+  io::TempDir tmp("cuzk-test-job-");
+  const std::vector<std::string> inputs = six_sectors(tmp.path());
+  const RunReport one = prove_c1_files(inputs, engines_options(tmp.path() / "one", 1, GetParam()));
+  std::atomic<int> proofs{0};
+  std::atomic<int> made{0};
+  const EngineFactory faulty = [&](const EngineConfig& config, const EngineRequest& request) {
+    ++made;
+    return std::make_unique<FaultyEngine>(make_engine(config, request), proofs);
+  };
+  ProveOptions o = engines_options(tmp.path() / "faulty", 2, GetParam());
+  o.keep_going = true;
+  const RunReport run = prove_c1_files(inputs, o, faulty);
+  ASSERT_EQ(run.failures.size(), 1u);
+  EXPECT_EQ(run.failures[0].stage, "prove partition 0");
+  EXPECT_NE(run.failures[0].message.find("fell off the bus"), std::string::npos) << run.failures[0].message;
+  ASSERT_EQ(run.sectors.size(), inputs.size() - 1) << "the other sectors go on";
+  for (const SectorReport& s : run.sectors) {
+    EXPECT_NE(s.c1_path, run.failures[0].c1_path);
+    const auto same = std::find_if(one.sectors.begin(), one.sectors.end(),
+                                   [&](const SectorReport& o) { return o.c1_path == s.c1_path; });
+    ASSERT_NE(same, one.sectors.end());
+    EXPECT_EQ(s.proof_hex, same->proof_hex) << s.c1_path;
+  }
+  const std::string failed_stem = fs::path(run.failures[0].c1_path).stem().string();
+  EXPECT_FALSE(fs::exists(fs::path(o.output_dir) / (failed_stem + ".proof")));
+  // Two engines made at first; the faulty one is replaced by a fresh one if it gets another sector.
+  EXPECT_GE(made.load(), 2);
+  EXPECT_LE(made.load(), 3);
+}
+
+// Without keep_going the fault ends the run with its error, as on one engine.
+TEST_P(SeveralEngines, AFaultEndsTheRunWithoutKeepGoing) {
+  io::TempDir tmp("cuzk-test-job-");
+  std::atomic<int> proofs{0};
+  const EngineFactory faulty = [&](const EngineConfig& config, const EngineRequest& request) {
+    return std::make_unique<FaultyEngine>(make_engine(config, request), proofs);
+  };
+  try {
+    prove_c1_files(six_sectors(tmp.path()), engines_options(tmp.path() / "out", 2, GetParam()), faulty);
+    FAIL() << "the run did not fail";
+  } catch (const std::runtime_error& e) {
+    EXPECT_NE(std::string(e.what()).find("fell off the bus"), std::string::npos) << e.what();
+  }
+  // The sectors before the failed one may be written (the third proof to start is the second or third
+  // partition in order); those after it are not.
+  EXPECT_LE(files_in(tmp.path() / "out").size(), 3u);
+}
+
+INSTANTIATE_TEST_SUITE_P(OverlapOffAndOn, SeveralEngines, ::testing::Bool(),
+                         [](const auto& info) { return info.param ? "Overlap" : "Sequential"; });
 
 }  // namespace
 }  // namespace cuzk::job
