@@ -543,7 +543,8 @@ TEST(JobGpuFigures, EnergyBusyAndCostOfARunFollowTheFakesScript) {
   ::setenv(gpu::kNvmlLibraryVariable, CUZK_FAKE_NVML, 1);
   io::TempDir tmp("cuzk-test-job-");
   ProveOptions o = options(tmp.path(), false);
-  o.metered_pci_bus_ids = {"00000000:17:00.0"};
+  // One GPU named twice, as --devices 0,0 names it: metered once (its energy counter is the board's).
+  o.metered_pci_bus_ids = {"00000000:17:00.0", "00000000:17:00.0"};
   o.gpu_price_per_hour = 3.6;
   o.gpu_sample_interval = std::chrono::milliseconds(1);  // samples inside the short prover span of 2KiB
   const RunReport report = prove_c1_files({path_of("2KiB-V1-envelope.json"), path_of("2KiB-V1_1.json")}, o);

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Two engines on one GPU (issue 29): SECTORS sectors of SIZE proven once with one engine and once with two
+# Two engines on one GPU: SECTORS sectors of SIZE proven once with one engine and once with two
 # on the same device (`--devices 0,0`), each engine under --gpu-memory LIMIT, both with --test-randomness, so
 # the proof files must be byte-identical. Prints each engine's partitions and busy share and fails when a
 # proof differs or an engine proved nothing. About a minute at 2KiB on an H200 (most of it the build).
@@ -18,7 +18,11 @@ out="${OUT:-$root/two-engines-out}"
 work="${CUZK_SCALE_DIR:-$root/build-scale}"
 cuzk="${CUZK_BIN:-$root/build-gpu-device/cuzk}"
 mkdir -p "$out" "$work/params" "$work/c1"
-command -v jq >/dev/null 2>&1 || { echo "jq is not installed" >&2; exit 1; }
+# The GPU machine's image has python3 but no jq: the reports are read with python3.
+command -v python3 >/dev/null 2>&1 || { echo "python3 is not installed" >&2; exit 1; }
+field() {  # report, python expression over r (the report)
+  python3 -c "import json, sys; r = json.load(open(sys.argv[1])); print($2)" "$1"
+}
 if [ ! -x "$cuzk" ]; then
   CUZK_GPU_TARGETS=cuzk OUT="$out" "$root/scripts/gpu-check.sh" build
   cuzk="$root/build-gpu-device/cuzk"
@@ -55,7 +59,7 @@ run() {  # name, more flags...
     --report "$out/$name.json" --metrics-file "$out/$name.prom" "$@" "${c1s[@]}" >"$out/$name.log" 2>&1 ||
     { tail -20 "$out/$name.log"; note "FAIL: the $name run exited non-zero"; exit 1; }
   note "$name: $((($(date +%s%N) - start) / 1000000)) ms, peak device memory" \
-    "$(jq -r '.peak_device_bytes / 1073741824 * 10 | floor / 10' "$out/$name.json") GiB"
+    "$(field "$out/$name.json" "f'{r[\"peak_device_bytes\"] / 2**30:.1f}'") GiB"
 }
 run one-engine
 run two-engines --devices 0,0
@@ -70,9 +74,9 @@ for c1 in "${c1s[@]}"; do
 done
 [ "$status" -eq 0 ] && note "proofs: all $sectors identical to the one-engine run's"
 note "per engine (two-engines run):"
-jq -r '.engines[] | "  engine \(.lane) on GPU \(.device): \(.partitions) partitions, busy \(.busy_s * 100 | floor / 100) s, \(.busy_share * 100 | floor)% of the proving span"' \
-  "$out/two-engines.json" | tee -a "$summary"
-if ! jq -e '.engines | length == 2 and all(.partitions >= 1)' "$out/two-engines.json" >/dev/null; then
+field "$out/two-engines.json" "'\\n'.join(f'  engine {e[\"lane\"]} on GPU {e[\"device\"]}: {e[\"partitions\"]} partitions, busy {e[\"busy_s\"]:.2f} s, {100 * e[\"busy_share\"]:.0f}% of the proving span' for e in r['engines'])" |
+  tee -a "$summary"
+if [ "$(field "$out/two-engines.json" "len(r['engines']) == 2 and all(e['partitions'] >= 1 for e in r['engines'])")" != True ]; then
   note "FAIL: an engine proved nothing"
   status=1
 fi
