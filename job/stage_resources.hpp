@@ -81,10 +81,13 @@ class EngineCache {
     std::unique_lock lock(mutex_);
     Slot& slot = slots_[shape.sector_size];
     if (!slot.engine) {
-      std::future<Made> future = std::move(slot.future);
+      // The future stays in the slot while the engine is made, so that a prepare() meanwhile (the front
+      // stage opening the next sector) sees it and does not start a second engine: the GPU would need
+      // twice the memory. Only this engine's thread gets and forgets, and std::map keeps `slot` in place.
       lock.unlock();
-      Made made = future.get();  // rethrows what the factory threw
+      slot.future.wait();
       lock.lock();
+      Made made = slot.future.get();  // rethrows what the factory threw (the slot is then empty again)
       slot.engine = std::move(made.engine);
       PhaseTime rest = made.time;
       for (const auto& [name, seconds] : slot.engine->setup_phases()) {
