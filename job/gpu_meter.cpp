@@ -2,6 +2,7 @@
 
 #include <spdlog/spdlog.h>
 
+#include <algorithm>
 #include <utility>
 
 namespace cuzk::job {
@@ -13,8 +14,11 @@ constexpr double kPercent = 100;
 
 }  // namespace
 
-GpuMeter::GpuMeter(const std::vector<std::string>& pci_bus_ids, std::chrono::milliseconds interval)
+GpuMeter::GpuMeter(std::vector<std::string> pci_bus_ids, std::chrono::milliseconds interval)
     : interval_(interval), start_(Clock::now()) {
+  // Each GPU once, however many engines it holds (--devices 0,0): its energy counter is the board's.
+  std::sort(pci_bus_ids.begin(), pci_bus_ids.end());
+  pci_bus_ids.erase(std::unique(pci_bus_ids.begin(), pci_bus_ids.end()), pci_bus_ids.end());
   std::string why_not;
   nvml_ = gpu::Nvml::open(why_not);
   for (std::size_t i = 0; nvml_ && i < pci_bus_ids.size(); ++i) {
@@ -38,23 +42,11 @@ GpuMeter::GpuMeter(const std::vector<std::string>& pci_bus_ids, std::chrono::mil
   start_millijoules_ = energy_millijoules(energy_unavailable_);
   last_millijoules_ = start_millijoules_;
   sample();
-  thread_ = std::thread([this] {
-    std::unique_lock lock(mutex_);
-    while (!wake_.wait_for(lock, interval_, [this] { return stop_; })) {
-      lock.unlock();
-      sample();
-      lock.lock();
-    }
-  });
+  ticker_.start(interval_, [this] { sample(); });
 }
 
 GpuMeter::~GpuMeter() {
-  {
-    std::lock_guard lock(mutex_);
-    stop_ = true;
-  }
-  wake_.notify_all();
-  if (thread_.joinable()) thread_.join();
+  ticker_.stop();
 }
 
 std::optional<std::uint64_t> GpuMeter::energy_millijoules(std::string& why_not) {
@@ -108,12 +100,7 @@ GpuMeterFigures GpuMeter::finish(Clock::time_point steady_begin, Clock::time_poi
   std::string why_not;
   const std::optional<std::uint64_t> end_millijoules = energy_millijoules(why_not);
   const Clock::time_point end = Clock::now();
-  {
-    std::lock_guard lock(mutex_);
-    stop_ = true;
-  }
-  wake_.notify_all();
-  if (thread_.joinable()) thread_.join();
+  ticker_.stop();
 
   figures.library = nvml_->library_path();
   for (const gpu::NvmlDevice& device : devices_) figures.devices.push_back(device.name);

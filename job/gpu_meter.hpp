@@ -7,17 +7,16 @@
 #pragma once
 
 #include <chrono>
-#include <condition_variable>
 #include <cstddef>
 #include <cstdint>
 #include <memory>
 #include <mutex>
 #include <optional>
 #include <string>
-#include <thread>
 #include <vector>
 
 #include "gpu/nvml.hpp"
+#include "job/periodic_thread.hpp"
 
 namespace cuzk::job {
 
@@ -50,7 +49,7 @@ class GpuMeter {
   // Loads NVML and finds the devices by PCI bus id (gpu::DeviceInfo::pci_bus_id); reads the energy counter
   // and starts sampling. Never throws for NVML's sake: without it, one info line is logged and finish()
   // says why.
-  explicit GpuMeter(const std::vector<std::string>& pci_bus_ids,
+  explicit GpuMeter(std::vector<std::string> pci_bus_ids,
                     std::chrono::milliseconds interval = kDefaultInterval);
   ~GpuMeter();
   GpuMeter(const GpuMeter&) = delete;
@@ -79,15 +78,13 @@ class GpuMeter {
   std::unique_ptr<gpu::Nvml> nvml_;
   std::vector<gpu::NvmlDevice> devices_;
   std::string unavailable_;
-  std::mutex mutex_;
-  std::condition_variable wake_;
-  bool stop_ = false;
+  std::mutex mutex_;  // guards the samples and the energy readings
   std::vector<Sample> samples_;
   std::string busy_unavailable_;
   std::string energy_unavailable_;
   std::optional<std::uint64_t> start_millijoules_, last_millijoules_;
   Clock::time_point start_;
-  std::thread thread_;
+  PeriodicThread ticker_;  // last: stopped before what it samples into goes
 };
 
 }  // namespace cuzk::job

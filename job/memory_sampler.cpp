@@ -26,23 +26,11 @@ MemoryPeaks current_host_memory() {
 MemorySampler::MemorySampler(std::chrono::milliseconds interval, std::function<std::uint64_t()> device_used)
     : interval_(interval), device_used_(std::move(device_used)) {
   sample();
-  thread_ = std::thread([this] {
-    std::unique_lock lock(mutex_);
-    while (!wake_.wait_for(lock, interval_, [this] { return stop_; })) {
-      lock.unlock();
-      sample();
-      lock.lock();
-    }
-  });
+  ticker_.start(interval_, [this] { sample(); });
 }
 
 MemorySampler::~MemorySampler() {
-  {
-    std::lock_guard lock(mutex_);
-    stop_ = true;
-  }
-  wake_.notify_all();
-  thread_.join();
+  ticker_.stop();
 }
 
 void MemorySampler::sample() {

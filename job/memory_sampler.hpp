@@ -6,11 +6,11 @@
 
 #include <atomic>
 #include <chrono>
-#include <condition_variable>
 #include <cstdint>
 #include <functional>
 #include <mutex>
-#include <thread>
+
+#include "job/periodic_thread.hpp"
 
 namespace cuzk::job {
 
@@ -40,11 +40,9 @@ class MemorySampler {
 
   std::chrono::milliseconds interval_;
   std::function<std::uint64_t()> device_used_;
-  std::mutex mutex_;
-  std::condition_variable wake_;
-  bool stop_ = false;
+  std::mutex mutex_;  // guards peaks_
   MemoryPeaks peaks_;
-  std::thread thread_;
+  PeriodicThread ticker_;  // last: stopped before what it samples into goes
 };
 
 }  // namespace cuzk::job

@@ -757,9 +757,7 @@ RunReport prove_c1_files(const std::vector<std::string>& c1_paths, const ProveOp
   std::vector<std::string> metered = given.metered_pci_bus_ids;
   if (metered.empty())
     for (const gpu::DeviceInfo& device : devices.found) metered.push_back(device.pci_bus_id);
-  // Each GPU once, however many engines it holds (--devices 0,0): its energy counter is the board's.
-  std::sort(metered.begin(), metered.end());
-  metered.erase(std::unique(metered.begin(), metered.end()), metered.end());
+  // (GpuMeter meters each GPU once, however many engines it holds.)
   std::unique_ptr<GpuMeter> meter;
   if (!metered.empty()) meter = std::make_unique<GpuMeter>(metered, given.gpu_sample_interval);
   if (given.engine.gpu()) {
