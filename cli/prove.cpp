@@ -608,7 +608,8 @@ void register_prove_commands(CLI::App& app) {
       ->group(kScriptingGroup);
   prove
       ->add_option("--progress-interval", pf->progress_interval_s,
-                   "seconds between progress log lines when stderr is not a terminal")
+                   "seconds between progress log lines when stderr is not a terminal (on a terminal, one "
+                   "under 0.1 redraws the live line at every step)")
       ->capture_default_str()
       ->check(CLI::PositiveNumber)
       ->group(kScriptingGroup);

@@ -13,7 +13,8 @@ namespace cuzk::job {
 
 namespace {
 
-// A live line redrawn more often than this looks no smoother and costs terminal writes.
+// A live line redrawn more often than this looks no smoother and costs terminal writes. A shorter
+// interval asked for (--progress-interval) still applies: then a step of a few milliseconds shows too.
 constexpr double kLiveRedrawInterval_s = 0.1;
 
 double steady_seconds() {
@@ -35,7 +36,7 @@ ProgressReporter::ProgressReporter(Style style, std::FILE* terminal, LogLine log
     : style_(style),
       terminal_(terminal),
       log_(std::move(log)),
-      interval_s_(style == Style::kLiveLine ? kLiveRedrawInterval_s : interval_s),
+      interval_s_(style == Style::kLiveLine ? std::min(interval_s, kLiveRedrawInterval_s) : interval_s),
       clock_(clock ? std::move(clock) : Clock(steady_seconds)) {
   if (style_ == Style::kLiveLine && !terminal_) style_ = Style::kOff;
   if (style_ == Style::kLogLines && !log_) style_ = Style::kOff;
@@ -117,7 +118,9 @@ void ProgressReporter::set_detail(const std::string& detail) {
   if (!active_) return;
   detail_ = detail;
   const double now = clock_();
-  if (style_ == Style::kLiveLine && now - last_output_ >= interval_s_) draw_locked(now);
+  // Under the default redraw interval (asked for with --progress-interval), every step is drawn.
+  if (style_ == Style::kLiveLine && (interval_s_ < kLiveRedrawInterval_s || now - last_output_ >= interval_s_))
+    draw_locked(now);
 }
 
 void ProgressReporter::finish() {
@@ -166,8 +169,9 @@ void ProgressReporter::suspend() {
 void ProgressReporter::resume() {
   if (style_ != Style::kLiveLine) return;
   if (active_) {
+    // Not counted as a redraw for the rate limit: it puts back the line the other output erased, and a
+    // step begun just after a log line must still show.
     const double now = clock_();
-    last_output_ = now;
     std::fprintf(terminal_, "\r\033[K%s", line_locked(now).c_str());
     std::fflush(terminal_);
     drawn_ = true;

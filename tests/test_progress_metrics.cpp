@@ -10,6 +10,7 @@
 #include <regex>
 #include <set>
 #include <sstream>
+#include <stdexcept>
 #include <string>
 #include <thread>
 #include <vector>
@@ -162,6 +163,37 @@ TEST(Progress, LiveLineRedrawsInPlaceAndEndsWithNewline) {
   std::fclose(file);
   EXPECT_EQ(text.find('\n'), text.size() - 1) << "one line, finished once";
   EXPECT_NE(text.find("\r\x1b[Kproving 2/2"), std::string::npos);
+}
+
+// The live line redraws at most every 0.1 s; a shorter --progress-interval shortens that too, so that a
+// step of a few milliseconds shows (tests/scripts/terminal_progress.sh relies on it).
+std::size_t live_redraws(double interval_s, bool after_log_line = false) {
+  std::FILE* file = std::tmpfile();
+  if (!file) throw std::runtime_error("tmpfile");
+  FakeClock t;
+  ProgressReporter p(ProgressReporter::Style::kLiveLine, file, {}, interval_s, t.clock());
+  p.begin("proving", 1, "partitions");
+  t.now += 0.01;
+  p.set_detail("sector 1/1: parsing");
+  t.now += 0.01;
+  if (after_log_line) {  // a log line erases the live line and puts it back: not a redraw for the limit
+    p.suspend();
+    p.resume();
+  }
+  p.set_detail("sector 1/1: synthesizing");
+  std::rewind(file);
+  std::string text;
+  for (int c; (c = std::fgetc(file)) != EOF;) text += char(c);
+  std::fclose(file);
+  std::size_t draws = 0;
+  for (std::size_t at = 0; (at = text.find("\r\x1b[Kp", at)) != std::string::npos; at += 4) ++draws;
+  return draws;
+}
+
+TEST(Progress, LiveLineRedrawIntervalIsTheShorterOfItsOwnAndTheOneAskedFor) {
+  EXPECT_EQ(live_redraws(30), 1u) << "the default: steps 10 ms apart are not each drawn";
+  EXPECT_EQ(live_redraws(0.001), 3u) << "--progress-interval 0.001: every step drawn";
+  EXPECT_EQ(live_redraws(0.001, true), 4u) << "a step begun just after a log line is drawn too";
 }
 
 // --- The exposition format, parsed -------------------------------------------------------------------
