@@ -119,7 +119,8 @@ void ProgressReporter::set_detail(const std::string& detail) {
   detail_ = detail;
   const double now = clock_();
   // Under the default redraw interval (asked for with --progress-interval), every step is drawn.
-  if (style_ == Style::kLiveLine && (interval_s_ < kLiveRedrawInterval_s || now - last_output_ >= interval_s_))
+  if (style_ == Style::kLiveLine &&
+      (interval_s_ < kLiveRedrawInterval_s || now - last_output_ >= interval_s_))
     draw_locked(now);
 }
 
