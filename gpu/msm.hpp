@@ -90,6 +90,8 @@ struct MsmWorkspace {
   DeviceBuffer<unsigned char> cub_temp;
   DeviceBuffer<uint32_t> bucket_start, bucket_end;
   DeviceBuffer<unsigned char> bucket_sums, range_sums, partial_first, partial_last;
+  // The bucket sums of a batch's vectors beyond the first (Msm::run_streamed_batch), one buffer each.
+  std::vector<DeviceBuffer<unsigned char>> batch_bucket_sums;
 };
 
 // The base tables an Msm keeps on the device.
@@ -159,6 +161,12 @@ class Msm {
                      const MsmOptions& options = {});
   Point run_streamed_device(const algebra::Fr* d_scalars, std::size_t count, const BaseLoader& load,
                             const MsmOptions& options = {});
+  // Several scalar vectors over streamed bases in one pass over them: each window is loaded once and serves
+  // every vector before the next window's, so the bases cross PCIe once for all of them (the witness MSMs of
+  // several partitions). Each vector keeps its own bucket sums (MsmWorkspace::batch_bucket_sums beyond the
+  // first); the sums are those of run_streamed of each. Vectors may differ in length.
+  std::vector<Point> run_streamed_batch(std::span<const std::span<const algebra::Fr>> vectors,
+                                        const BaseLoader& load, const MsmOptions& options = {});
   // Several scalar vectors over the same bases, one after another on the same scratch memory.
   std::vector<Point> run_batch(std::span<const std::span<const algebra::Fr>> vectors,
                                const MsmOptions& options = {});

@@ -381,7 +381,7 @@ struct Msm<Cfg>::Impl {
   std::shared_ptr<MsmWorkspace> ws;
   DeviceBuffer<uint32_t> heavy_list, heavy_count;
   DeviceBuffer<Xyzz<F>> window_sums, ones_partial, ones_total;
-  DeviceBuffer<Xyzz<F>> ones_totals;  // one sum of the bases of ones per range
+  DeviceBuffer<Xyzz<F>> ones_totals;  // one sum of the bases of ones per range and vector
   DeviceBuffer<unsigned long long> tail_counter;
   // This run's bucket state, in the workspace (ensure_bucket_buffers): the sums of every bucket of every
   // window; for one pass, the buckets' bounds, the chunks' partial runs and a later range's complete runs.
@@ -396,7 +396,8 @@ struct Msm<Cfg>::Impl {
   struct RangeEvents {
     Event begin, classified, resumed, ones, end, copy_begin, copy_end;
   };
-  std::vector<RangeEvents> range_events;
+  std::vector<RangeEvents> range_events;  // per range and vector: entry r * batch_ + v
+  std::size_t batch_ = 1;                 // vectors of the current run
   BucketReduction<F, NT> reduction;
 
   ~Impl() {
@@ -454,35 +455,76 @@ struct Msm<Cfg>::Impl {
     const Fr* host = nullptr;
   };
 
+  // One scalar vector of a run and its state across the ranges: its own bucket sums (the workspace's
+  // bucket_sums for the first vector, batch_bucket_sums for the others) and the sums of its bases of ones.
+  struct VectorRun {
+    Scalars in;
+    std::size_t n = 0;
+    std::size_t ranges = 0;
+    std::optional<PippengerShape> whole;  // the layout of its whole MSM
+    DeviceBuffer<unsigned char>* sums = nullptr;
+    bool carry = false;           // its bucket sums hold an earlier range's
+    std::size_t ones_ranges = 0;  // its ranges whose sum of the bases of ones is in ones_totals
+  };
+
   // sum scalars[i] * P_i, i < n. The scalars go in ranges of at most opt.max_range (and at most a window,
   // when streaming): each range is classified and its digits sorted on its own, and its bucket sums are
   // added to those of the ranges before, so that the buckets are reduced once at the end. Bases: resident
   // (this Msm's table, `load` empty), or streamed: `load` fills a window buffer with range r's bases on
   // copy_stream while range r - 1 is computed on the other buffer.
   Point run(Scalars in, std::size_t n, const MsmOptions& opt, const BaseLoader* load = nullptr) {
-    if (n > count && !load) throw GpuError("Msm: more scalars than bases");
-    if (n >= (std::size_t{1} << 31)) throw GpuError("Msm: at most 2^31 - 1 points");
+    const VectorIn one{in, n};
+    return run_vectors(std::span<const VectorIn>(&one, 1), opt, load).front();
+  }
+
+  struct VectorIn {
+    Scalars in;
+    std::size_t n = 0;
+  };
+  // run() of several scalar vectors over the same bases in one pass over them: each range's bases (a window,
+  // when streaming) serve every vector before the next range's, so streamed bases cross PCIe once for all of
+  // them. Each vector keeps its own bucket sums; the sums are those of run() of each.
+  std::vector<Point> run_vectors(std::span<const VectorIn> vectors, const MsmOptions& opt,
+                                 const BaseLoader* load = nullptr) {
+    std::size_t n = 0;  // the longest vector
+    for (const VectorIn& v : vectors) {
+      if (v.n > count && !load) throw GpuError("Msm: more scalars than bases");
+      if (v.n >= (std::size_t{1} << 31)) throw GpuError("Msm: at most 2^31 - 1 points");
+      n = std::max(n, v.n);
+    }
     if (opt.window_bits && (opt.window_bits < 2 || opt.window_bits > kMaxWindowBits))
       throw GpuError("Msm: window_bits must be in 2..24");
     if (load && split_scalars) throw GpuError("Msm: streamed bases with the endomorphism table");
     timings = {};
     cudaStream_t s = stream.get();
     ev[0].record(s);
-    if (n == 0) return Point::identity();
+    const std::size_t k = vectors.size();
+    if (n == 0) return std::vector<Point>(k, Point::identity());
 
     std::size_t range = opt.max_range ? std::min(opt.max_range, n) : n;
     if (load) range = std::min(range, count);  // a window holds `count` bases
     const std::size_t ranges = (n + range - 1) / range;
-    // The layout is the whole MSM's: from the tail count when the scalars are on the device (one counting
-    // pass), else from n (an upper bound; the planner sized the buckets for it).
-    const std::size_t tail_estimate =
-        !opt.split_ones ? n : (in.device ? count_tail(reinterpret_cast<const DevFr*>(in.device), n, s) : n);
-    const PippengerShape whole = PippengerShape::for_tail(
-        std::max<std::size_t>(tail_estimate, 1), split_scalars, opt.window_bits, opt.max_window_bits, ranges);
-    bool carry = false;  // the bucket sums hold an earlier range's
-    while (range_events.size() < ranges) range_events.emplace_back();
-    std::size_t ones_ranges = 0;  // ranges whose sum of the bases of ones is in ones_totals
-    ones_totals.ensure(ranges);
+    batch_ = k;
+    std::vector<VectorRun> runs(k);
+    while (ws->batch_bucket_sums.size() + 1 < k) ws->batch_bucket_sums.emplace_back();
+    for (std::size_t v = 0; v < k; ++v) {
+      VectorRun& vr = runs[v];
+      vr.in = vectors[v].in;
+      vr.n = vectors[v].n;
+      vr.ranges = (vr.n + range - 1) / range;
+      vr.sums = v == 0 ? &ws->bucket_sums : &ws->batch_bucket_sums[v - 1];
+      if (vr.n == 0) continue;
+      // The layout is the whole MSM's: from the tail count when the scalars are on the device (one counting
+      // pass), else from n (an upper bound; the planner sized the buckets for it).
+      const std::size_t tail_estimate =
+          !opt.split_ones
+              ? vr.n
+              : (vr.in.device ? count_tail(reinterpret_cast<const DevFr*>(vr.in.device), vr.n, s) : vr.n);
+      vr.whole.emplace(PippengerShape::for_tail(std::max<std::size_t>(tail_estimate, 1), split_scalars,
+                                                opt.window_bits, opt.max_window_bits, vr.ranges));
+    }
+    while (range_events.size() < ranges * k) range_events.emplace_back();
+    ones_totals.ensure(ranges * k);  // vector v's at v * ranges
     // The load of the next range runs on a thread of its own (a loader may read the file first), so that
     // this thread goes on queuing the current range's work. Declared after everything it uses: a failure
     // here waits for it on the way out.
@@ -492,7 +534,6 @@ struct Msm<Cfg>::Impl {
     if (load) start_load(*load, 0, 0, std::min(range, n));
     for (std::size_t r = 0; r < ranges; ++r) {
       const std::size_t first = r * range, len = std::min(range, n - first);
-      const DevFr* scalars = range_scalars(in, first, len, s);
       const DevAffine<F>* range_bases = bases + first;
       if (load) {
         range_bases = window_buffer(r);
@@ -507,69 +548,94 @@ struct Msm<Cfg>::Impl {
           });
         }
       }
-      RangeEvents& re = range_events[r];
-      re.begin.record(s);
-      // 1. the scalars equal to one are summed apart; the others (0 excluded) are the tail. Without the
-      // split, every scalar is in the tail.
-      ScalarClasses classes{.tail = {nullptr, len}, .ones = 0};
-      if (opt.split_ones) {
-        classes = classify_scalars(scalars, uint32_t(len), re.classified, s);
-        re.resumed.record(s);  // after the host's wait: from `classified` to here, the stream idled
-        if (classes.ones) sum_bases_of_ones(classes.ones, range_bases, ones_totals.data() + ones_ranges++, s);
-      } else {
-        ev[1].record(s);
-        re.classified.record(s);
-        re.resumed.record(s);
-      }
-      re.ones.record(s);
-      ev[2].record(s);
-      timings.ones_count += classes.ones;
-      timings.tail_count += classes.tail.count;
-      // 2. Pippenger over the tail: signed digits sorted by bucket, bucket sums added to the carried ones;
-      // the windows in passes of at most opt.max_sort_pairs pairs, each pass into its windows' buckets.
-      if (classes.tail.count > 0) {
-        const PippengerShape shape = whole.for_range(classes.tail.count, split_scalars);
-        const unsigned per_pass = shape.windows_per_pass(opt.max_sort_pairs);
-        ensure_bucket_buffers(whole, shape, per_pass, ranges > 1);
-        for (unsigned w = 0; w < shape.layout.windows; w += per_pass) {
-          const PassWindows pass{w, std::min(w + per_pass, shape.layout.windows)};
-          sort_digits_by_bucket(scalars, classes.tail, shape, pass, s);
-          accumulate_buckets(shape, pass, range_bases, carry, s);
+      for (std::size_t v = 0; v < k; ++v) {
+        RangeEvents& re = range_events[r * k + v];
+        if (first >= runs[v].n) {  // a shorter vector: nothing of it in this range
+          re.begin.record(s);
+          re.classified.record(s);
+          re.resumed.record(s);
+          re.ones.record(s);
+          re.end.record(s);
+          continue;
         }
-        carry = true;
-      } else {
-        ev[3].record(s);
-        ev[4].record(s);
-        ev[5].record(s);
+        add_range(runs[v], v * ranges, first, std::min(len, runs[v].n - first), range_bases, opt, re, s);
       }
-      re.end.record(s);
       if (load) released[r % 2].record(s);  // the window buffer may be refilled after this
     }
-    // 3. one reduction of the buckets (none when every scalar was 0 or 1), the ones' sums added up.
-    std::vector<Xyzz<F>> host_window_sums;
-    std::optional<WindowLayout> layout;
-    if (carry) {
-      layout = whole.layout;
-      host_window_sums = reduce_windows(whole, s);
-    }
-    std::optional<Xyzz<F>> ones_host_sum;
-    if (ones_ranges) {
-      ones_host_sum.emplace();
-      Xyzz<F>* total = ones_totals.data();
-      if (ones_ranges > 1) {
-        ones_total.ensure(1);
-        sum_points_kernel<F, NT>
-            <<<1, NT, 0, s>>>(ones_totals.data(), uint32_t(ones_ranges), ones_total.data());
-        CUDA_LAUNCH_OK();
-        total = ones_total.data();
+    // 3. one reduction of each vector's buckets (none when every scalar was 0 or 1), the ones' sums added up.
+    std::vector<std::vector<Xyzz<F>>> host_window_sums(k);
+    std::vector<std::optional<WindowLayout>> layouts(k);
+    std::vector<std::optional<Xyzz<F>>> ones_host_sums(k);
+    ones_total.ensure(k);
+    for (std::size_t v = 0; v < k; ++v) {
+      VectorRun& vr = runs[v];
+      if (vr.carry) {
+        layouts[v] = vr.whole->layout;
+        bucket_sums = reinterpret_cast<Xyzz<F>*>(vr.sums->data());
+        host_window_sums[v] = reduce_windows(*vr.whole, s);
       }
-      CUDA_OK(cudaMemcpyAsync(&*ones_host_sum, total, sizeof(Xyzz<F>), cudaMemcpyDeviceToHost, s));
+      if (vr.ones_ranges) {
+        ones_host_sums[v].emplace();
+        Xyzz<F>* total = ones_totals.data() + v * ranges;
+        if (vr.ones_ranges > 1) {
+          sum_points_kernel<F, NT><<<1, NT, 0, s>>>(total, uint32_t(vr.ones_ranges), ones_total.data() + v);
+          CUDA_LAUNCH_OK();
+          total = ones_total.data() + v;
+        }
+        CUDA_OK(cudaMemcpyAsync(&*ones_host_sums[v], total, sizeof(Xyzz<F>), cudaMemcpyDeviceToHost, s));
+      }
     }
     ev[6].record(s);
     CUDA_OK(cudaStreamSynchronize(s));
-    record_phase_times(layout);
-    record_range_totals(ranges, load != nullptr, n);
-    return combine_on_host(layout, host_window_sums, ones_host_sum);
+    record_phase_times(layouts.back());
+    record_range_totals(ranges, k, load != nullptr, n);
+    std::vector<Point> out;
+    out.reserve(k);
+    for (std::size_t v = 0; v < k; ++v)
+      out.push_back(combine_on_host(layouts[v], host_window_sums[v], ones_host_sums[v]));
+    return out;
+  }
+
+  // Range [first, first + len) of one vector of a run, against `range_bases` (the range's first base):
+  // 1. the scalars equal to one are summed apart (into ones_totals[ones_base + ...]); the others (0
+  // excluded) are the tail. Without the split, every scalar is in the tail. 2. Pippenger over the tail:
+  // signed digits sorted by bucket, bucket sums added to the vector's carried ones; the windows in passes of
+  // at most opt.max_sort_pairs pairs, each pass into its windows' buckets.
+  void add_range(VectorRun& vr, std::size_t ones_base, std::size_t first, std::size_t len,
+                 const DevAffine<F>* range_bases, const MsmOptions& opt, RangeEvents& re, cudaStream_t s) {
+    const DevFr* scalars = range_scalars(vr.in, first, len, s);
+    re.begin.record(s);
+    ScalarClasses classes{.tail = {nullptr, len}, .ones = 0};
+    if (opt.split_ones) {
+      classes = classify_scalars(scalars, uint32_t(len), re.classified, s);
+      re.resumed.record(s);  // after the host's wait: from `classified` to here, the stream idled
+      if (classes.ones)
+        sum_bases_of_ones(classes.ones, range_bases, ones_totals.data() + ones_base + vr.ones_ranges++, s);
+    } else {
+      ev[1].record(s);
+      re.classified.record(s);
+      re.resumed.record(s);
+    }
+    re.ones.record(s);
+    ev[2].record(s);
+    timings.ones_count += classes.ones;
+    timings.tail_count += classes.tail.count;
+    if (classes.tail.count > 0) {
+      const PippengerShape shape = vr.whole->for_range(classes.tail.count, split_scalars);
+      const unsigned per_pass = shape.windows_per_pass(opt.max_sort_pairs);
+      ensure_bucket_buffers(*vr.whole, shape, per_pass, vr.ranges > 1, *vr.sums);
+      for (unsigned w = 0; w < shape.layout.windows; w += per_pass) {
+        const PassWindows pass{w, std::min(w + per_pass, shape.layout.windows)};
+        sort_digits_by_bucket(scalars, classes.tail, shape, pass, s);
+        accumulate_buckets(shape, pass, range_bases, vr.carry, s);
+      }
+      vr.carry = true;
+    } else {
+      ev[3].record(s);
+      ev[4].record(s);
+      ev[5].record(s);
+    }
+    re.end.record(s);
   }
 
   // The bases of a streamed MSM: load(first, count, dst, stream) queues the copy of bases [first, first +
@@ -577,9 +643,10 @@ struct Msm<Cfg>::Impl {
   void start_load(const BaseLoader& load, std::size_t r, std::size_t first, std::size_t len) {
     cudaStream_t c = copy_stream.get();
     if (r >= 2) CUDA_OK(cudaStreamWaitEvent(c, released[r % 2].get(), 0));  // range r - 2 is done with it
-    range_events[r].copy_begin.record(c);
+    RangeEvents& re = range_events[r * batch_];  // a range's copy events are its first vector's
+    re.copy_begin.record(c);
     load(first, len, reinterpret_cast<DeviceAffine*>(window_buffer(r)), c);
-    range_events[r].copy_end.record(c);
+    re.copy_end.record(c);
     loaded[r % 2].record(c);
   }
   // Window buffer of range r: the table itself for even ranges, a second one of the same size for odd ones.
@@ -678,7 +745,7 @@ struct Msm<Cfg>::Impl {
   // complete runs, in the workspace for `shape` in passes of `per_pass` windows. The bucket sums' size is
   // the whole MSM's, the same for every range, so they are never reallocated (and lost) within a run.
   void ensure_bucket_buffers(const PippengerShape& whole, const PippengerShape& shape, unsigned per_pass,
-                             bool ranged) {
+                             bool ranged, DeviceBuffer<unsigned char>& sums) {
     const std::size_t all_buckets = std::size_t(whole.buckets) * whole.layout.windows;
     const std::size_t pass_buckets = std::size_t(whole.buckets) * per_pass;
     const std::size_t pass_pairs = shape.per_window * per_pass;
@@ -691,7 +758,7 @@ struct Msm<Cfg>::Impl {
     ws->bucket_end.ensure(pass_buckets);
     start = ws->bucket_start.data();
     end = ws->bucket_end.data();
-    bucket_sums = typed<Xyzz<F>>(ws->bucket_sums, all_buckets);
+    bucket_sums = typed<Xyzz<F>>(sums, all_buckets);
     partial_first = typed<Xyzz<F>>(ws->partial_first, pass_chunks);
     partial_last = typed<Xyzz<F>>(ws->partial_last, pass_chunks);
     range_sums = ranged ? typed<Xyzz<F>>(ws->range_sums, pass_buckets) : nullptr;
@@ -787,21 +854,22 @@ struct Msm<Cfg>::Impl {
     timings.windows = layout ? layout->windows : 0;
   }
 
-  // The sums over the run's ranges (the stream synchronised). A range's stall is the time from the end of
-  // the range before (the run's start for the first) to its beginning, when its window's copy held it.
-  void record_range_totals(std::size_t ranges, bool streamed, std::size_t n) {
+  // The sums over the run's ranges (the stream synchronised), `vectors` entries of range_events a range. An
+  // entry's stall is the time from the end of the entry before (the run's start for the first) to its
+  // beginning, when its window's copy (or its scalars' upload) held it.
+  void record_range_totals(std::size_t ranges, std::size_t vectors, bool streamed, std::size_t n) {
     MsmRangeTotals& t = timings.ranges;
     t = {};
     t.ranges = ranges;
     t.wall_ms = ev[6].elapsed_ms_since(ev[0]);
-    for (std::size_t r = 0; r < ranges; ++r) {
-      const RangeEvents& re = range_events[r];
-      t.stall_ms += re.begin.elapsed_ms_since(r ? range_events[r - 1].end : ev[0]);
+    for (std::size_t e = 0; e < ranges * vectors; ++e) {
+      const RangeEvents& re = range_events[e];
+      t.stall_ms += re.begin.elapsed_ms_since(e ? range_events[e - 1].end : ev[0]);
       t.classify_ms += re.classified.elapsed_ms_since(re.begin);
       t.host_gap_ms += re.resumed.elapsed_ms_since(re.classified);
       t.ones_ms += re.ones.elapsed_ms_since(re.resumed);
       t.pippenger_ms += re.end.elapsed_ms_since(re.ones);
-      if (streamed) t.copy_ms += re.copy_end.elapsed_ms_since(re.copy_begin);
+      if (streamed && e % vectors == 0) t.copy_ms += re.copy_end.elapsed_ms_since(re.copy_begin);
     }
     t.copied_bases = streamed ? n : 0;
   }
@@ -972,6 +1040,15 @@ template <class Cfg>
 typename Msm<Cfg>::Point Msm<Cfg>::run_streamed_device(const Fr* d_scalars, std::size_t count,
                                                        const BaseLoader& load, const MsmOptions& options) {
   return impl_->run({.device = d_scalars}, count, options, &load);
+}
+
+template <class Cfg>
+std::vector<typename Msm<Cfg>::Point> Msm<Cfg>::run_streamed_batch(
+    std::span<const std::span<const Fr>> vectors, const BaseLoader& load, const MsmOptions& options) {
+  std::vector<typename Impl::VectorIn> in;
+  in.reserve(vectors.size());
+  for (auto v : vectors) in.push_back({{.host = v.data()}, v.size()});
+  return impl_->run_vectors(in, options, &load);
 }
 
 template <class Cfg>

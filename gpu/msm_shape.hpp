@@ -177,6 +177,13 @@ struct MsmBytes {
            + (s.ranged ? pass_buckets * xyzz : 0)       // a later range's complete runs
            + 2 * s.one.chunks * s.pass_windows * xyzz;  // partial runs
   }
+  // The bucket sums alone (the part of shared_buckets that each further vector of a batch adds:
+  // gpu/msm.hpp Msm::run_streamed_batch).
+  static std::size_t bucket_sums(std::size_t count, std::size_t range, std::size_t point_bytes, bool split,
+                                 unsigned max_bits = 22, std::size_t sort_pairs = 0) {
+    const Shapes s = shapes(count, range, split, max_bits, sort_pairs);
+    return std::size_t(s.whole.buckets) * s.whole.layout.windows * 2 * point_bytes;
+  }
   // The group-agnostic scratch of one workspace: the sorted pairs in and out of one pass, the 0/1 split's
   // arrays, the scalars of host runs, CUB's sort of one window.
   static std::size_t workspace(std::size_t count, std::size_t range, bool split, unsigned max_bits = 22,

@@ -486,6 +486,66 @@ TEST(GpuMsm, StreamedBasesInLentWindows) {
   check_streamed<algebra::G2Config>("GpuMsm.LentG2", true);
 }
 
+// Msm::run_streamed_batch: several scalar vectors in one pass over the streamed windows give each vector's
+// own sum (against the CPU), with each window loaded once for all of them: vectors of different kinds and
+// lengths (one shorter than a window, one empty), ranges smaller than the window, G1 and G2.
+template <class Cfg>
+void check_streamed_batch(const char* name) {
+  using Msm = gpu::Msm<Cfg>;
+  auto rng = test::seeded_rng(name);
+  const std::size_t n = 2500;
+  auto bases = make_points<Cfg>(n, rng, true);
+  std::vector<typename Msm::DeviceAffine> host(n);
+  for (std::size_t i = 0; i < n; ++i) host[i] = Msm::to_device(bases[i]);
+  std::size_t loads = 0;
+  const typename Msm::BaseLoader load = [&](std::size_t first, std::size_t count,
+                                            typename Msm::DeviceAffine* dst, cudaStream_t stream) {
+    ASSERT_LE(first + count, n);
+    ++loads;
+    CUDA_OK(cudaMemcpyAsync(dst, host.data() + first, count * sizeof(typename Msm::DeviceAffine),
+                            cudaMemcpyHostToDevice, stream));
+  };
+  auto workspace = std::make_shared<gpu::MsmWorkspace>();
+  const std::vector<std::vector<Fr>> vectors = {make_scalars(n, Kind::kWitness, rng),
+                                                make_scalars(n, Kind::kRandom, rng),
+                                                make_scalars(700, Kind::kOnes, rng),
+                                                {},
+                                                make_scalars(n - 1, Kind::kWitness, rng)};
+  std::vector<algebra::Jacobian<Cfg>> want;
+  for (const auto& v : vectors)
+    want.push_back(
+        cpu_msm<Cfg>(std::vector<algebra::Affine<Cfg>>(bases.begin(), bases.begin() + v.size()), v));
+  for (std::size_t window : {std::size_t{512}, std::size_t{n}}) {
+    Msm msm(std::span<const algebra::Affine<Cfg>>(bases.data(), window), workspace);
+    for (std::size_t range : {std::size_t{0}, std::size_t{300}}) {
+      for (std::size_t k : {std::size_t{1}, std::size_t{2}, vectors.size()}) {
+        gpu::MsmOptions opt;
+        opt.max_range = range;
+        std::vector<std::span<const Fr>> batch(vectors.begin(), vectors.begin() + k);
+        loads = 0;
+        const auto got = msm.run_streamed_batch(batch, load, opt);
+        ASSERT_EQ(got.size(), k);
+        for (std::size_t v = 0; v < k; ++v)
+          ASSERT_EQ(got[v], want[v]) << name << " window " << window << " range " << range << " batch of "
+                                     << k << ", vector " << v;
+        const std::size_t per = std::min(window, range ? range : window);
+        EXPECT_EQ(loads, (n + per - 1) / per) << "each window loaded once for the whole batch";
+        // And the batch leaves the Msm as it was: a single run after it gives its sum.
+        ASSERT_EQ(msm.run_streamed(vectors[1], load, opt), want[1]) << name << " after a batch";
+      }
+    }
+  }
+}
+
+TEST(GpuMsm, StreamedBatchG1) {
+  CUZK_REQUIRE_GPU();
+  check_streamed_batch<algebra::G1Config>("GpuMsm.StreamedBatchG1");
+}
+TEST(GpuMsm, StreamedBatchG2) {
+  CUZK_REQUIRE_GPU();
+  check_streamed_batch<algebra::G2Config>("GpuMsm.StreamedBatchG2");
+}
+
 // The bounds of a ranged MSM (what the memory planner counts, gpu/msm_shape.hpp) cover what it allocates.
 TEST(GpuMsm, MemoryBoundsCoverARangedRun) {
   CUZK_REQUIRE_GPU();
