@@ -18,6 +18,7 @@ struct PhaseTime {
     cpu_s += o.cpu_s;
     return *this;
   }
+  friend PhaseTime operator+(PhaseTime a, const PhaseTime& b) { return a += b; }
 };
 
 inline double process_cpu_seconds() {

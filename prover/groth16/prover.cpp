@@ -142,12 +142,25 @@ ProverEngine::WitnessMsms ProverEngine::msm_witness(const ProverInput& in, std::
   return out;
 }
 
+std::vector<ProverEngine::WitnessMsms> ProverEngine::msm_witness_batch(
+    std::span<const ProverInput* const> inputs, std::span<std::vector<Fr>* const> a_scratch,
+    std::span<std::vector<Fr>* const> b_scratch) {
+  std::vector<WitnessMsms> out;
+  out.reserve(inputs.size());
+  for (std::size_t i = 0; i < inputs.size(); ++i)
+    out.push_back(msm_witness(*inputs[i], *a_scratch[i], *b_scratch[i]));
+  return out;
+}
+
 namespace {
 
-Proof prove_impl(ProverEngine& engine, const ParameterHeader& p, const ProverInput& in, std::vector<Fr>& a,
-                 std::vector<Fr>& b, std::vector<Fr>& c, const Fr& r, const Fr& s, ProveTimings* timings) {
-  ProveTimings local;
-  ProveTimings& t = timings ? *timings : local;
+// The H step and the h MSM of `in`, whose a, b, c (when it has them) are in `a`, `b`, `c`; the dense scalars
+// are then gathered into a and b's memory unless the engine gathers them itself.
+ProofInProgress begin_impl(ProverEngine& engine, const ParameterHeader& p, const ProverInput& in,
+                           std::vector<Fr>& a, std::vector<Fr>& b, std::vector<Fr>& c, const Fr& r,
+                           const Fr& s) {
+  ProofInProgress out{nullptr, r, s, {}, {}};
+  ProveTimings& t = out.timings;
   PhaseTimer h_timer;
   std::size_t h_count = 0;
   if (witness_only(in)) {
@@ -165,16 +178,15 @@ Proof prove_impl(ProverEngine& engine, const ParameterHeader& p, const ProverInp
   PhaseTimer msm_timer;
   // a and b are not needed once the engine has them: their memory serves as the scratch of the dense
   // scalars (msm_witness), gathered here unless the engine gathers them itself.
-  G1 h_acc;
   switch (engine.dense_gather()) {
     case ProverEngine::DenseGather::kHost:
-      h_acc = engine.msm_h();
+      out.h = engine.msm_h();
       gather_dense_scalars(in, a, b);
       break;
     case ProverEngine::DenseGather::kHostBesideMsmH: {
       std::future<void> gathered = std::async(std::launch::async, [&] { gather_dense_scalars(in, a, b); });
       try {
-        h_acc = engine.msm_h();
+        out.h = engine.msm_h();
       } catch (...) {
         gathered.wait();  // it writes into a and b: never leave it running past them
         throw;
@@ -183,18 +195,18 @@ Proof prove_impl(ProverEngine& engine, const ParameterHeader& p, const ProverInp
       break;
     }
     case ProverEngine::DenseGather::kEngine:
-      h_acc = engine.msm_h();
+      out.h = engine.msm_h();
       break;
   }
-  const ProverEngine::WitnessMsms witness = engine.msm_witness(in, a, b);
-  const PhaseTime msm_time = msm_timer.elapsed();
-  t.msm_g1 = PhaseTime{msm_time.wall_s - witness.g2.wall_s, msm_time.cpu_s - witness.g2.cpu_s};
-  t.msm_g2 = witness.g2;
-  const G1& l_acc = witness.l;
-  const G1& a_acc = witness.a;
-  const G1& b1_acc = witness.b_g1;
-  const G2& b2_acc = witness.b_g2;
+  t.msm_h = msm_timer.elapsed();
+  return out;
+}
 
+// The proof from the five MSMs, r, s and the verifying key.
+Proof combine(const ParameterHeader& p, const ProofInProgress& begun,
+              const ProverEngine::WitnessMsms& witness) {
+  const Fr& r = begun.r;
+  const Fr& s = begun.s;
   // The blinding terms also go through the MSM (not the double-and-add scalar multiplication):
   // r and s are secret.
   const std::array<G1Affine, 1> delta_g1{p.vk.delta_g1};
@@ -202,13 +214,28 @@ Proof prove_impl(ProverEngine& engine, const ParameterHeader& p, const ProverInp
   const std::array<G2Affine, 1> delta_g2{p.vk.delta_g2};
 
   Proof proof;
-  proof.a = (G1::from_affine(p.vk.alpha_g1) + a_acc + groth16::msm_g1(delta_g1, r_only, 1)).to_affine();
-  proof.b = (G2::from_affine(p.vk.beta_g2) + b2_acc + groth16::msm_g2(delta_g2, s_only, 1)).to_affine();
-  const std::array<G1Affine, 5> c_bases{a_acc.to_affine(), b1_acc.to_affine(), p.vk.delta_g1, p.vk.alpha_g1,
-                                        p.vk.beta_g1};
+  proof.a = (G1::from_affine(p.vk.alpha_g1) + witness.a + groth16::msm_g1(delta_g1, r_only, 1)).to_affine();
+  proof.b = (G2::from_affine(p.vk.beta_g2) + witness.b_g2 + groth16::msm_g2(delta_g2, s_only, 1)).to_affine();
+  const std::array<G1Affine, 5> c_bases{witness.a.to_affine(), witness.b_g1.to_affine(), p.vk.delta_g1,
+                                        p.vk.alpha_g1, p.vk.beta_g1};
   const std::array<Fr, 5> c_scalars{s, r, r * s, s, r};
-  proof.c = (groth16::msm_g1(c_bases, c_scalars, 1) + h_acc + l_acc).to_affine();
+  proof.c = (groth16::msm_g1(c_bases, c_scalars, 1) + begun.h + witness.l).to_affine();
   return proof;
+}
+
+Proof prove_impl(ProverEngine& engine, const ParameterHeader& p, const ProverInput& in, std::vector<Fr>& a,
+                 std::vector<Fr>& b, std::vector<Fr>& c, const Fr& r, const Fr& s, ProveTimings* timings) {
+  ProofInProgress begun = begin_impl(engine, p, in, a, b, c, r, s);
+  PhaseTimer witness_timer;
+  const ProverEngine::WitnessMsms witness = engine.msm_witness(in, a, b);
+  const PhaseTime witness_time = witness_timer.elapsed();
+  if (timings) {
+    *timings = begun.timings;
+    timings->msm_g1 = begun.timings.msm_h + PhaseTime{witness_time.wall_s - witness.g2.wall_s,
+                                                      witness_time.cpu_s - witness.g2.cpu_s};
+    timings->msm_g2 = witness.g2;
+  }
+  return combine(p, begun, witness);
 }
 
 // `engine`: the one that will prove (null: the CPU prover, which needs a, b, c).
@@ -249,6 +276,48 @@ Proof prove_with(ProverEngine& engine, const ParameterHeader& header, ProverInpu
 Proof prove_with(ProverEngine& engine, const Parameters& params, ProverInput&& input, const Fr& r,
                  const Fr& s, ProveTimings* timings) {
   return prove_with(engine, header_of(params), std::move(input), r, s, timings);
+}
+
+ProofInProgress begin_proof(ProverEngine& engine, const ParameterHeader& header, ProverInput& input,
+                            const Fr& r, const Fr& s) {
+  check_all(header, input, &engine);
+  ProofInProgress begun = begin_impl(engine, header, input, input.a, input.b, input.c, r, s);
+  begun.input = &input;
+  return begun;
+}
+
+std::vector<Proof> finish_proofs(ProverEngine& engine, const ParameterHeader& header,
+                                 std::span<ProofInProgress> proofs) {
+  std::vector<const ProverInput*> inputs;
+  std::vector<std::vector<Fr>*> a_scratch, b_scratch;
+  for (ProofInProgress& p : proofs) {
+    if (!p.input) malformed("finish_proofs: a proof that was not begun");
+    inputs.push_back(p.input);
+    a_scratch.push_back(&p.input->a);
+    b_scratch.push_back(&p.input->b);
+  }
+  PhaseTimer witness_timer;
+  const std::vector<ProverEngine::WitnessMsms> witness =
+      proofs.size() == 1 ? std::vector<ProverEngine::WitnessMsms>{engine.msm_witness(
+                               *inputs[0], *a_scratch[0], *b_scratch[0])}
+                         : engine.msm_witness_batch(inputs, a_scratch, b_scratch);
+  if (witness.size() != proofs.size())
+    mismatch("msm_witness_batch gave " + count_text(witness.size(), proofs.size()) + " results");
+  const PhaseTime total = witness_timer.elapsed();
+  PhaseTime g2;
+  for (const auto& w : witness) g2 += w.g2;
+  const double k = double(proofs.size());
+  std::vector<Proof> out;
+  out.reserve(proofs.size());
+  for (std::size_t i = 0; i < proofs.size(); ++i) {
+    ProveTimings& t = proofs[i].timings;
+    // Each partition's share of the witness MSMs: the G2 part as the engine reported it, the G1 part evenly.
+    t.msm_g1 = t.msm_h + PhaseTime{(total.wall_s - g2.wall_s) / k, (total.cpu_s - g2.cpu_s) / k};
+    t.msm_g2 = witness[i].g2;
+    t.batch = static_cast<unsigned>(proofs.size());
+    out.push_back(combine(header, proofs[i], witness[i]));
+  }
+  return out;
 }
 
 Proof prove(const Parameters& params, const ProverInput& input, const Fr& r, const Fr& s, unsigned threads,

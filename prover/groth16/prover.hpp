@@ -42,9 +42,11 @@ struct ProverInput {
 
 // Where the prover's time goes (filled when a pointer is passed to prove).
 struct ProveTimings {
-  PhaseTime h;       // the H polynomial: 7 NTTs and the pointwise work
-  PhaseTime msm_g1;  // h, l, a, b_g1 multi-scalar multiplications
-  PhaseTime msm_g2;  // b_g2
+  PhaseTime h;         // the H polynomial: 7 NTTs and the pointwise work
+  PhaseTime msm_g1;    // h, l, a, b_g1 multi-scalar multiplications (of a batch's witness MSMs, a share)
+  PhaseTime msm_g2;    // b_g2 (of a batch's, a share)
+  PhaseTime msm_h;     // the h MSM alone (part of msm_g1)
+  unsigned batch = 1;  // partitions whose witness MSMs ran together (finish_proofs)
 };
 
 // The heavy parts of the prover: the H polynomial from a, b, c, and the five multi-scalar
@@ -83,6 +85,14 @@ class ProverEngine {
   };
   virtual WitnessMsms msm_witness(const ProverInput& in, std::vector<Fr>& a_scratch,
                                   std::vector<Fr>& b_scratch);
+  // How many partitions' witness MSMs this engine runs best together (msm_witness_batch): an engine whose
+  // bases stream over PCIe then sends each window once for all of them. 1: nothing to share.
+  virtual unsigned witness_batch() const { return 1; }
+  // msm_witness of several partitions at once, results in their order; the scratch pairs as msm_witness's,
+  // one per partition. Each result's g2 is its share of the G2 time. The default runs msm_witness for each.
+  virtual std::vector<WitnessMsms> msm_witness_batch(std::span<const ProverInput* const> inputs,
+                                                     std::span<std::vector<Fr>* const> a_scratch,
+                                                     std::span<std::vector<Fr>* const> b_scratch);
   // The constraints on the engine's side. An engine given the circuit's matrices keeps them for every later
   // proof and computes a, b, c from the witness itself, so that a prover input carries only the inputs and
   // aux values (the GPU engine: a, b, c never cross PCIe). Returns false when it cannot: the CPU engine (its
@@ -102,6 +112,25 @@ class ProverEngine {
 // The dense scalars of msm_witness gathered on the host: a_scratch = every input, then the aux values of the
 // A density; b_scratch = the inputs and aux values of the B densities.
 void gather_dense_scalars(const ProverInput& in, std::vector<Fr>& a_scratch, std::vector<Fr>& b_scratch);
+
+// A partition between its H step (and h MSM) and its witness MSMs: what begin_proof leaves for finish_proofs.
+// The input must stay alive, and its vectors untouched, until then.
+struct ProofInProgress {
+  ProverInput* input = nullptr;
+  Fr r, s;
+  algebra::G1 h;         // sum h_j * params.h_j
+  ProveTimings timings;  // h and msm_h so far
+};
+
+// prove_with in two halves, so that several partitions' witness MSMs can run together
+// (ProverEngine::msm_witness_batch): begin_proof checks the input and runs its H step and h MSM (and the host
+// gather of its dense scalars); finish_proofs runs the witness MSMs of every partition given, at once when
+// there are several, and combines each with its r, s. Other partitions may be begun on the same engine in
+// between. The same proofs as prove_with of each.
+ProofInProgress begin_proof(ProverEngine& engine, const ParameterHeader& header, ProverInput& input,
+                            const Fr& r, const Fr& s);
+std::vector<Proof> finish_proofs(ProverEngine& engine, const ParameterHeader& header,
+                                 std::span<ProofInProgress> proofs);
 
 // The CPU engine over `params` (kept by reference), `threads` = 0: every hardware thread.
 std::unique_ptr<ProverEngine> make_cpu_engine(const Parameters& params, unsigned threads = 0);
