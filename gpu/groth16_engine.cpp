@@ -97,17 +97,33 @@ class BaseVector {
     return sum;
   }
 
+  // The MSMs of several scalar vectors: streamed, in one pass over the windows for all of them
+  // (Msm::run_streamed_batch); resident, one after another.
+  std::vector<Point> run_batch(std::span<const std::span<const Fr>> vectors) {
+    for (std::span<const Fr> v : vectors) check(v.size());
+    std::vector<Point> out;
+    if (!window_) {
+      for (std::span<const Fr> v : vectors) out.push_back(run(v));
+      return out;
+    }
+    out = window_->run_streamed_batch(vectors, loader_, options_);
+    if (!out.empty()) logged(*window_, out.front(), vectors.size());
+    if (file_) file_->check();
+    return out;
+  }
+
  private:
   // A run in several ranges, at debug level: where its time went beyond the arithmetic.
-  const Point& logged(const Msm<Cfg>& msm, const Point& sum) const {
+  const Point& logged(const Msm<Cfg>& msm, const Point& sum, std::size_t partitions = 1) const {
     const MsmRangeTotals& t = msm.last_timings().ranges;
     if (t.ranges > 1 && spdlog::should_log(spdlog::level::debug)) {
       const double gb = double(t.copied_bases) * sizeof(DeviceAffine) / 1e9;
       spdlog::debug(
-          "msm {}: {} ranges, {:.1f} ms: stalled {:.1f}, classify {:.1f}, host turns {:.1f}, ones {:.1f}, "
+          "msm {}: {} ranges{}, {:.1f} ms: stalled {:.1f}, classify {:.1f}, host turns {:.1f}, ones {:.1f}, "
           "pippenger {:.1f}; copies {:.1f} ms for {:.2f} GB ({:.1f} GB/s)",
-          name_, t.ranges, t.wall_ms, t.stall_ms, t.classify_ms, t.host_gap_ms, t.ones_ms, t.pippenger_ms,
-          t.copy_ms, gb, t.copy_ms > 0 ? gb / (t.copy_ms / 1e3) : 0.0);
+          name_, t.ranges, partitions > 1 ? fmt::format(" for {} partitions", partitions) : "", t.wall_ms,
+          t.stall_ms, t.classify_ms, t.host_gap_ms, t.ones_ms, t.pippenger_ms, t.copy_ms, gb,
+          t.copy_ms > 0 ? gb / (t.copy_ms / 1e3) : 0.0);
     }
     return sum;
   }
@@ -208,6 +224,7 @@ MemoryPlan plan_memory(const groth16::ParameterHeader& p, std::size_t budget,
   request.device_constraints = options.device_constraints && options.shape && options.shape->constraints > 0;
   request.windows_in_h_step = windows_in_h_step_allowed();
   request.two_buffer_h_step = two_buffer_h_step_allowed();
+  request.max_witness_batch = std::min(max_witness_batch_allowed(), std::max(1u, options.max_witness_batch));
   MemoryPlan plan;
   plan.device = plan_device_memory(shape, request);
   plan.budget = budget;
@@ -391,6 +408,34 @@ class GpuEngine final : public groth16::ProverEngine {
     const std::size_t h_count = h_step_->run_filled(rows + inputs, stream);
     witness_of_ = &in;
     return h_count;
+  }
+
+  // Partitions whose witness MSMs share each streamed window (the plan's witness_batch): their scalars come
+  // from host memory, so a partition leaves nothing on the device that the next would overwrite.
+  unsigned witness_batch() const override { return plan_.device_gather ? 1 : plan_.device.witness_batch; }
+
+  std::vector<WitnessMsms> msm_witness_batch(std::span<const groth16::ProverInput* const> inputs,
+                                             std::span<std::vector<Fr>* const> a_scratch,
+                                             std::span<std::vector<Fr>* const> b_scratch) override {
+    const std::size_t k = inputs.size();
+    if (k <= 1 || plan_.device_gather) return ProverEngine::msm_witness_batch(inputs, a_scratch, b_scratch);
+    std::vector<std::span<const Fr>> aux(k), a(k), b(k);
+    for (std::size_t i = 0; i < k; ++i) {
+      aux[i] = inputs[i]->aux;
+      a[i] = *a_scratch[i];
+      b[i] = *b_scratch[i];
+    }
+    const std::vector<algebra::G1> l_sums = l_.run_batch(aux);
+    const std::vector<algebra::G1> a_sums = a_.run_batch(a);
+    const std::vector<algebra::G1> b_g1_sums = b_g1_.run_batch(b);
+    PhaseTimer g2_timer;
+    const std::vector<algebra::G2> b_g2_sums = b_g2_.run_batch(b);
+    const PhaseTime g2 = g2_timer.elapsed();
+    std::vector<WitnessMsms> out(k);
+    for (std::size_t i = 0; i < k; ++i)
+      out[i] = {l_sums.at(i), a_sums.at(i), b_g1_sums.at(i), b_g2_sums.at(i),
+                PhaseTime{g2.wall_s / double(k), g2.cpu_s / double(k)}};
+    return out;
   }
 
   // The host gather runs beside msm_h, which leaves the host's cores to it.

@@ -41,6 +41,8 @@ struct GpuEngineOptions {
   // pinned staging buffers, instead of being kept in a pinned host copy of their own (which costs their size
   // in host memory: up to ~44 GiB at 32GiB).
   bool stream_from_file = true;
+  // The most partitions whose witness MSMs share one pass over each streamed window (PlanRequest).
+  unsigned max_witness_batch = 2;
 };
 
 // Throws GpuError when no GPU is visible (with the CUDA runtime's reason) or an upload fails: the

@@ -32,6 +32,12 @@ constexpr double kRangeOverheadBytes = 5e7;
 // computed again, a read of the range's scalars at device-memory speed, ~60x PCIe's (32 / 60 bytes a scalar).
 constexpr double kPassOverheadBytes = 1e6;
 constexpr double kPassScalarBytes = 32.0 / 60.0;
+// What the constraints on the host cost beyond the upload of a, b, c and the dense scalars (counted as bytes
+// apart): the host's evaluation and gather beside synthesis, and the H step's wait for them. Measured at
+// 40 GiB on an H200 (bench/RESULTS.md, "Two partitions per pass"): the paired plan with the constraints on
+// the host sent 8.6 GiB less per partition than the unpaired one with them on the device, yet proved a
+// partition 0.25 s slower: ~0.45 s a partition, ~20 GB at the ~45 GB/s the streamed windows reach.
+constexpr double kHostConstraintsBytes = 2e10;
 // The smallest and largest MSM range the planner tries (2^27: one range for every Filecoin circuit).
 constexpr unsigned kMinRangeLog = 16, kMaxRangeLog = 27;
 // The sort passes it tries: 2^33 pairs hold every window of any Filecoin MSM in one pass (a 2^27-point
@@ -150,6 +156,8 @@ std::string DevicePlan::describe() const {
   if (most_passes > 1)
     text += fmt::format(" sorted in passes of 2^{} pairs (up to {} a range)", algebra::log2_ceil(sort_pairs),
                         most_passes);
+  if (witness_batch > 1)
+    text += fmt::format("; the witness MSMs of {} partitions in one pass over each window", witness_batch);
   text += fmt::format(
       "; constraints {}; about {} of {} GiB (bases {}, H step {}{}, "
       "MSM scratch {}, windows {}, constraints and witness {}); {} GiB sent per partition",
@@ -177,12 +185,22 @@ bool two_buffer_h_step_allowed() {
   return true;
 }
 
+unsigned max_witness_batch_allowed() {
+  const char* value = std::getenv("CUZK_GPU_WITNESS_BATCH");
+  if (!value || !*value || std::string_view(value) == "2") return 2;
+  if (std::string_view(value) == "1") return 1;
+  spdlog::warn("CUZK_GPU_WITNESS_BATCH={}: not 1 or 2, ignored", value);
+  return 2;
+}
+
 std::size_t h_step_lendable_bytes(unsigned log_domain, unsigned buffers) {
   const std::size_t buffer = (std::size_t{1} << std::max(1u, log_domain)) * kFrBytes;
   return buffers == 2 ? buffer / 2 : buffer;
 }
 
-DevicePlan plan_device_memory(const ProverShape& shape, const PlanRequest& request) {
+namespace {
+
+DevicePlan search_device_plans(const ProverShape& shape, const PlanRequest& request) {
   const std::size_t longest = std::max({shape.h, shape.l, shape.a, shape.b_g1, shape.b_g2, std::size_t{1}});
   const std::size_t abc_bytes = 3 * (shape.constraints + shape.inputs) * kFrBytes;
   const std::size_t host_scalar_bytes = (shape.aux + shape.a + shape.b_g1) * kFrBytes;
@@ -215,7 +233,7 @@ DevicePlan plan_device_memory(const ProverShape& shape, const PlanRequest& reque
           // Each vector's MSM figures at this range and sort pass, whole scalars and split (h's
           // endomorphism).
           struct MsmFigures {
-            std::size_t passes = 1, workspace = 0, shared_buckets = 0, own = 0;
+            std::size_t passes = 1, workspace = 0, shared_buckets = 0, own = 0, bucket_sums = 0;
             double pass_cost = 0;  // the passes beyond each range's first, as PCIe bytes
           };
           std::array<std::array<MsmFigures, 2>, 5> figures{};
@@ -231,97 +249,115 @@ DevicePlan plan_device_memory(const ProverShape& shape, const PlanRequest& reque
               f.workspace = MsmBytes::workspace(count, range, split, max_window_bits(id), sort_pairs);
               f.shared_buckets = shared_bucket_bytes(count, id, range, split, sort_pairs);
               f.own = own_bytes(count, id, range, split, sort_pairs);
+              f.bucket_sums = MsmBytes::bucket_sums(count, range, point_bytes(id), split, max_window_bits(id),
+                                                    sort_pairs);
               f.pass_cost = double(MsmBytes::ranges_of(count, range)) * double(f.passes - 1) *
                             (kPassOverheadBytes + kPassScalarBytes * double(std::min(range, count)));
             }
           }
           for (unsigned subset = 0; subset < 32; ++subset) {
-            for (bool endo : {true, false}) {
-              if (endo && (subset != 31 || shape.h == 0)) continue;  // the table only beside every other base
-              DevicePlan plan;
-              plan.budget = request.budget;
-              plan.range = range;
-              plan.sort_pairs = sort_pairs;
-              plan.constraints_on_device = on_device;
-              plan.h_endomorphism = endo;
-              plan.h_step_bytes = h_step;
-              plan.h_step_buffers = buffers;
-              std::size_t workspace = 0, shared_buckets = 0, g1_window_scratch = 0, g2_window_scratch = 0;
-              bool g1_streamed = false, g2_streamed = false;
-              double score = h_step_cost;
-              for (BaseVectorId id : kBaseVectors) {
-                const std::size_t i = static_cast<std::size_t>(id);
-                VectorPlan& v = plan.vectors[i];
-                v.id = id;
-                v.count = count_of(shape, id);
-                v.bytes = v.count * point_bytes(id);
-                v.resident = (subset >> i) & 1;
-                const bool split = id == BaseVectorId::kH && endo && v.resident;
-                const MsmFigures& f = figures[i][split];
-                v.passes = f.passes;
-                workspace = std::max(workspace, f.workspace);
-                shared_buckets = std::max(shared_buckets, f.shared_buckets);
-                score += f.pass_cost;
-                if (v.resident) {
-                  v.scratch = f.own;
-                  plan.bases_bytes += MsmBytes::table(v.count, point_bytes(id), split);
-                  plan.msm_scratch_bytes += v.scratch;
-                } else if (v.count > 0) {
-                  // Streamed vectors share one window MSM per group, sized for the largest of them.
-                  std::size_t& window_scratch =
-                      id == BaseVectorId::kBG2 ? g2_window_scratch : g1_window_scratch;
-                  window_scratch = std::max(window_scratch, f.own);
-                  (id == BaseVectorId::kBG2 ? g2_streamed : g1_streamed) = true;
-                  plan.upload_bytes_per_partition += v.bytes;
-                  score += (id == BaseVectorId::kH ? 0.5 : 1.0) * double(v.bytes);
+            // A batch needs a streamed witness vector (l, a, b_g1, b_g2: h is bit 0) and their scalars on the
+            // host.
+            const bool witness_streamed = (subset | 1u) != 31;
+            for (unsigned batch = 1; batch <= std::max(1u, request.max_witness_batch); ++batch) {
+              if (batch > 1 && (on_device || !witness_streamed)) continue;
+              for (bool endo : {true, false}) {
+                if (endo && (subset != 31 || shape.h == 0))
+                  continue;  // the table only beside every other base
+                DevicePlan plan;
+                plan.budget = request.budget;
+                plan.range = range;
+                plan.sort_pairs = sort_pairs;
+                plan.constraints_on_device = on_device;
+                plan.h_endomorphism = endo;
+                plan.h_step_bytes = h_step;
+                plan.h_step_buffers = buffers;
+                plan.witness_batch = batch;
+                std::size_t workspace = 0, shared_buckets = 0, g1_window_scratch = 0, g2_window_scratch = 0;
+                std::size_t batch_sums = 0;  // the bucket sums of a batch's further vector
+                bool g1_streamed = false, g2_streamed = false;
+                double score = h_step_cost;
+                for (BaseVectorId id : kBaseVectors) {
+                  const std::size_t i = static_cast<std::size_t>(id);
+                  VectorPlan& v = plan.vectors[i];
+                  v.id = id;
+                  v.count = count_of(shape, id);
+                  v.bytes = v.count * point_bytes(id);
+                  v.resident = (subset >> i) & 1;
+                  const bool split = id == BaseVectorId::kH && endo && v.resident;
+                  const MsmFigures& f = figures[i][split];
+                  v.passes = f.passes;
+                  workspace = std::max(workspace, f.workspace);
+                  shared_buckets = std::max(shared_buckets, f.shared_buckets);
+                  score += f.pass_cost;
+                  if (v.resident) {
+                    v.scratch = f.own;
+                    plan.bases_bytes += MsmBytes::table(v.count, point_bytes(id), split);
+                    plan.msm_scratch_bytes += v.scratch;
+                  } else if (v.count > 0) {
+                    // Streamed vectors share one window MSM per group, sized for the largest of them.
+                    std::size_t& window_scratch =
+                        id == BaseVectorId::kBG2 ? g2_window_scratch : g1_window_scratch;
+                    window_scratch = std::max(window_scratch, f.own);
+                    (id == BaseVectorId::kBG2 ? g2_streamed : g1_streamed) = true;
+                    // The witness MSMs of a batch share each window's transfer; h's MSM is one partition's.
+                    const std::size_t shared_by = id == BaseVectorId::kH ? 1 : batch;
+                    plan.upload_bytes_per_partition += v.bytes / shared_by;
+                    score += (id == BaseVectorId::kH ? 0.5 : 1.0) * double(v.bytes) / double(shared_by);
+                    if (id != BaseVectorId::kH) batch_sums = std::max(batch_sums, f.bucket_sums);
+                  }
                 }
-              }
-              // The endomorphism table's constructor copies h's bases into a buffer twice their size before
-              // it frees the given one: for a moment, h's bases three times (the workspace is not made yet).
-              const std::size_t endo_transient = endo ? plan.vector(BaseVectorId::kH).bytes : 0;
-              plan.msm_scratch_bytes += g1_window_scratch + g2_window_scratch;
-              plan.msm_scratch_bytes += std::max(workspace + shared_buckets, endo_transient);
-              // Two window buffers per streamed group (one being filled while the other is computed on). The
-              // MSMs run after the H step, which leaves h in its first buffer: the other two are free until
-              // the next partition's H step, so the windows of both groups (which never run at once) are
-              // placed there when a window fits in one of them (windows_in_h_step). (The setup's decoding
-              // scratch, kDecodeWindowPoints G2 points, is freed before the H step's buffers are made.)
-              const std::size_t g1_window = g1_streamed ? range * kG1Point : 0;
-              const std::size_t g2_window = g2_streamed ? std::min(range, shape.b_g2) * kG2Point : 0;
-              plan.windows_in_h_step = request.windows_in_h_step && (g1_streamed || g2_streamed) &&
-                                       std::max(g1_window, g2_window) <= h_step_lendable;
-              if (!plan.windows_in_h_step) plan.window_bytes = 2 * (g1_window + g2_window);
-              if (on_device) {
-                plan.constraints_bytes = matrices;
-                // The witness, and the A and B MSMs' dense scalars gathered from it (into the MSM workspace's
-                // scalar buffer, one vector at a time).
-                plan.witness_bytes = witness + std::max(shape.a, shape.b_g1) * kFrBytes;
-                plan.upload_bytes_per_partition += shape.witness_count() * kFrBytes;
-                score += double(shape.witness_count() * kFrBytes);
-              } else {
-                plan.upload_bytes_per_partition += abc_bytes + host_scalar_bytes;
-                score += double(abc_bytes + host_scalar_bytes);
-              }
-              // (Ranges of 2^25 points and more are counted as 2^25: their overhead is lost in the
-              // arithmetic, and the ties between them go to the tables below.)
-              for (const VectorPlan& v : plan.vectors)
-                score += kRangeOverheadBytes *
-                         double(MsmBytes::ranges_of(v.count, std::min(range, std::size_t{1} << 25)));
-              plan.need = plan.bases_bytes + plan.h_step_bytes + plan.msm_scratch_bytes + plan.window_bytes +
-                          plan.constraints_bytes + plan.witness_bytes;
-              plan.cost = score;
-              plan.fits = plan.need <= request.budget;
-              if (subset == 0 && !on_device && (!have_smallest || plan.need < smallest.need)) {
-                smallest = plan;
-                have_smallest = true;
-              }
-              if (!plan.fits) continue;
-              // Ranges of 2^25 and more differ little (their bucket carry-over is a few percent of the work).
-              const int range_rank = -int(std::min(range_log, 25u));
-              const auto key = std::make_tuple(score, range_rank, endo ? 0 : 1, ~range, -int(sort_log));
-              if (!best_key || key < *best_key) {
-                best_key = key;
-                best = plan;
+                // The endomorphism table's constructor copies h's bases into a buffer twice their size before
+                // it frees the given one: for a moment, h's bases three times (the workspace is not made
+                // yet).
+                const std::size_t endo_transient = endo ? plan.vector(BaseVectorId::kH).bytes : 0;
+                plan.msm_scratch_bytes += g1_window_scratch + g2_window_scratch;
+                plan.msm_scratch_bytes +=
+                    std::max(workspace + shared_buckets + (batch - 1) * batch_sums, endo_transient);
+                // Two window buffers per streamed group (one being filled while the other is computed on).
+                // The MSMs run after the H step, which leaves h in its first buffer: the other two are free
+                // until the next partition's H step, so the windows of both groups (which never run at once)
+                // are placed there when a window fits in one of them (windows_in_h_step). (The setup's
+                // decoding scratch, kDecodeWindowPoints G2 points, is freed before the H step's buffers are
+                // made.)
+                const std::size_t g1_window = g1_streamed ? range * kG1Point : 0;
+                const std::size_t g2_window = g2_streamed ? std::min(range, shape.b_g2) * kG2Point : 0;
+                plan.windows_in_h_step = request.windows_in_h_step && (g1_streamed || g2_streamed) &&
+                                         std::max(g1_window, g2_window) <= h_step_lendable;
+                if (!plan.windows_in_h_step) plan.window_bytes = 2 * (g1_window + g2_window);
+                if (on_device) {
+                  plan.constraints_bytes = matrices;
+                  // The witness, and the A and B MSMs' dense scalars gathered from it (into the MSM
+                  // workspace's scalar buffer, one vector at a time).
+                  plan.witness_bytes = witness + std::max(shape.a, shape.b_g1) * kFrBytes;
+                  plan.upload_bytes_per_partition += shape.witness_count() * kFrBytes;
+                  score += double(shape.witness_count() * kFrBytes);
+                } else {
+                  plan.upload_bytes_per_partition += abc_bytes + host_scalar_bytes;
+                  score += double(abc_bytes + host_scalar_bytes) + kHostConstraintsBytes;
+                }
+                // (Ranges of 2^25 points and more are counted as 2^25: their overhead is lost in the
+                // arithmetic, and the ties between them go to the tables below.)
+                for (const VectorPlan& v : plan.vectors)
+                  score += kRangeOverheadBytes *
+                           double(MsmBytes::ranges_of(v.count, std::min(range, std::size_t{1} << 25)));
+                plan.need = plan.bases_bytes + plan.h_step_bytes + plan.msm_scratch_bytes +
+                            plan.window_bytes + plan.constraints_bytes + plan.witness_bytes;
+                plan.cost = score;
+                plan.fits = plan.need <= request.budget;
+                if (subset == 0 && !on_device && (!have_smallest || plan.need < smallest.need)) {
+                  smallest = plan;
+                  have_smallest = true;
+                }
+                if (!plan.fits) continue;
+                // Ranges of 2^25 and more differ little (their bucket carry-over is a few percent of the
+                // work).
+                const int range_rank = -int(std::min(range_log, 25u));
+                const auto key = std::make_tuple(score, range_rank, endo ? 0 : 1, ~range, -int(sort_log));
+                if (!best_key || key < *best_key) {
+                  best_key = key;
+                  best = plan;
+                }
               }
             }
           }
@@ -332,6 +368,12 @@ DevicePlan plan_device_memory(const ProverShape& shape, const PlanRequest& reque
   if (best_key) return best;
   smallest.fits = false;
   return smallest;
+}
+
+}  // namespace
+
+DevicePlan plan_device_memory(const ProverShape& shape, const PlanRequest& request) {
+  return search_device_plans(shape, request);
 }
 
 std::string HostPlan::describe() const {
@@ -354,7 +396,8 @@ HostPlan plan_host_memory(const ProverShape& shape, const HostPlanRequest& reque
                              (shape.witness_count() + 7) / 8 * 3;  // density bits
   // The host gather's dense A and B scalars (one set, in the proving stage).
   const unsigned engines = std::max(1u, request.engines);
-  plan.prover_scratch_bytes = engines * (abc_on_host ? (shape.a + shape.b_g1) * kFrBytes : 0);
+  const unsigned held = engines * std::max(1u, request.witness_batch);  // partitions the engines hold
+  plan.prover_scratch_bytes = held * (abc_on_host ? (shape.a + shape.b_g1) * kFrBytes : 0);
   // The PCE's compact matrices as loaded (u32 columns, u16 codes, u32 row offsets).
   plan.constraint_bytes = constraint_matrix_device_bytes(shape);
   // Staging: the prover's two stagings (gpu/host_staging.hpp: the H step's and the MSMs'), each two 32 MiB
@@ -368,9 +411,7 @@ HostPlan plan_host_memory(const ProverShape& shape, const HostPlanRequest& reque
   plan.available = request.available;
   const std::size_t fixed = plan.prover_scratch_bytes + plan.constraint_bytes + plan.pinned_bytes +
                             plan.parameter_bytes + plan.base_bytes;
-  auto total_for = [&](unsigned workers) {
-    return fixed + (workers + 1 + engines) * plan.per_partition_bytes;
-  };
+  auto total_for = [&](unsigned workers) { return fixed + (workers + 1 + held) * plan.per_partition_bytes; };
   // The most workers that fit (up to 64, the flag's bound).
   plan.workers_that_fit = 0;
   if (request.available) {
@@ -382,7 +423,7 @@ HostPlan plan_host_memory(const ProverShape& shape, const HostPlanRequest& reque
       request.synthesis_workers
           ? request.synthesis_workers
           : std::max(1u, std::min(request.max_auto_workers * engines, plan.workers_that_fit));
-  plan.partitions_alive = plan.synthesis_workers + 1 + engines;
+  plan.partitions_alive = plan.synthesis_workers + 1 + held;
   plan.total = total_for(plan.synthesis_workers);
   plan.fits = !request.available || plan.total <= request.available;
   return plan;

@@ -49,6 +49,9 @@ struct PlanRequest {
   // May the H step run in two buffers (DevicePlan::h_step_buffers)? Off only to measure against
   // (two_buffer_h_step_allowed).
   bool two_buffer_h_step = true;
+  // The most partitions whose witness MSMs may share one pass over the streamed windows
+  // (DevicePlan::witness_batch); 1 only to measure against (max_witness_batch_allowed).
+  unsigned max_witness_batch = 2;
 };
 
 // CUZK_GPU_WINDOWS=own keeps the streamed windows in buffers of their own (for A/B measurements); unset or
@@ -57,6 +60,9 @@ bool windows_in_h_step_allowed();
 // CUZK_GPU_H_STEP_BUFFERS=3 keeps the H step in three buffers (for A/B measurements); unset or 2, the plan
 // may choose two (anything else is warned about and ignored).
 bool two_buffer_h_step_allowed();
+// CUZK_GPU_WITNESS_BATCH=1 proves every partition's witness MSMs on their own (for A/B measurements); unset
+// or 2, the plan may batch two (anything else is warned about and ignored).
+unsigned max_witness_batch_allowed();
 
 // Where everything goes on the device, and what it costs.
 struct DevicePlan {
@@ -79,12 +85,18 @@ struct DevicePlan {
   // the halves of the second buffer). Only with the constraints on the host (their evaluation on the device
   // fills a, b and c at once).
   unsigned h_step_buffers = 3;
+  // Partitions whose witness MSMs (l, a, b_g1, b_g2) run together, in one pass over each streamed window
+  // (gpu/msm.hpp Msm::run_streamed_batch): 2 when one of those vectors is streamed and the constraints are on
+  // the host (their scalars come from host memory, so a partition leaves nothing on the device for the
+  // next), which halves what those vectors send per partition, for a second set of bucket sums on the device
+  // and a second partition held in host memory until its partner is proven. Else 1.
+  unsigned witness_batch = 1;
   // Device bytes by part.
   std::size_t bases_bytes = 0, h_step_bytes = 0, msm_scratch_bytes = 0, window_bytes = 0,
               constraints_bytes = 0, witness_bytes = 0;
   std::size_t need = 0;  // their sum: the plan's device memory at most
-  // Bytes sent to the device per partition: streamed bases, plus the witness (constraints on the device)
-  // or a, b, c and the dense scalars (not).
+  // Bytes sent to the device per partition: streamed bases (those of the witness MSMs over witness_batch),
+  // plus the witness (constraints on the device) or a, b, c and the dense scalars (not).
   std::size_t upload_bytes_per_partition = 0;
   // What the planner minimizes: the bytes sent per partition (h's at half weight) plus each MSM range's fixed
   // cost as the bytes PCIe moves in that time. A larger budget never gives a larger cost.
@@ -116,6 +128,8 @@ struct HostPlanRequest {
   // Engines proving at once (--devices, --cpu-engines): each holds a partition being proven, its scratch,
   // staging and pinned bases, or its decoded parameters; auto sizes up to max_auto_workers per engine.
   unsigned engines = 1;
+  // Partitions each engine holds at once (DevicePlan::witness_batch).
+  unsigned witness_batch = 1;
 };
 struct HostPlan {
   unsigned synthesis_workers = 0;

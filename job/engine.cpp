@@ -44,6 +44,7 @@ std::unique_ptr<groth16::ProverEngine> make_gpu_engine(const EngineConfig& confi
   options.device_gather = config.gather == EngineConfig::Place::kDevice;
   options.device_constraints = config.constraints_on_engine();
   options.stream_from_file = config.stream_from_file;
+  options.max_witness_batch = config.max_witness_batch;
   // The job's figures of the circuit (its memory plan's): the engine's plan then counts the constraint
   // matrices and the witness too. Empty (no constraints) only for a size the job did not plan.
   if (request.shape.constraints) options.shape = request.shape;
@@ -86,6 +87,7 @@ nlohmann::ordered_json engine_config_json(const EngineConfig& config) {
   j["gather"] = place_name(config.gather);
   j["reader_threads"] = config.reader_threads;
   j["stream_from_file"] = config.stream_from_file;
+  j["max_witness_batch"] = config.max_witness_batch;
   return j;
 }
 

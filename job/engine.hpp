@@ -48,6 +48,10 @@ struct EngineConfig {
   // kGpu: base vectors that do not fit the device are read again from the parameter file's page cache for
   // every MSM instead of being copied into pinned host memory of their own (gpu::GpuEngineOptions).
   bool stream_from_file = true;
+  // kGpu: the most partitions whose witness MSMs share one pass over each streamed window
+  // (gpu::PlanRequest::max_witness_batch). The run sets 1 where its memory plan found no host room for the
+  // partition a pair holds back.
+  unsigned max_witness_batch = 2;
 
   bool gpu() const { return kind == Kind::kGpu; }
   // The engines of a run: one per device entry with the GPU, cpu_engines on the CPU.

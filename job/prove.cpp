@@ -447,6 +447,7 @@ class BackStage {
   // After the last partition, or when the front stage failed: waits for the engines, finishes what can be
   // finished, puts each engine's figures into the report and rethrows the first error (without keep_going).
   void finish() {
+    if (lanes_.size() == 1) flush_held(*lanes_.front());
     {
       std::unique_lock lock(mutex_);
       changed_.wait(lock, [&] {
@@ -467,6 +468,17 @@ class BackStage {
   }
 
  private:
+  // A partition whose H step and h MSM are done (groth16::begin_proof), and what its report needs.
+  struct Begun {
+    PartitionWork work;
+    std::uint64_t seq = 0;
+    groth16::ProofInProgress proof;
+    unsigned batch = 1;                    // the engine's witness_batch when it was begun
+    double busy_start = 0, begun_end = 0;  // the lane busy on it: H step and h MSM (evaluation included)
+    PhaseMap<PhaseTime> phases;
+    PhaseTimer prove_timer;
+  };
+
   struct Assignment {
     PartitionWork work;
     std::uint64_t seq = 0;  // the partition's place in the run's order
@@ -486,6 +498,8 @@ class BackStage {
     double busy_s = 0;
     std::optional<Assignment> assigned;
     std::thread thread;
+    // A partition begun and waiting for a partner whose witness MSMs it shares (one engine only).
+    std::optional<Begun> held;
   };
 
   Lane* idle_lane() {
@@ -509,26 +523,176 @@ class BackStage {
     }
   }
 
+  // Proves `work` on the lane's engine and finishes what it completes. An engine that batches witness MSMs
+  // (ProverEngine::witness_batch, one engine only) has the partition begun (its H step and h MSM) and held
+  // until the next partition of the same circuit is begun too; the two are then finished together, their
+  // streamed bases sent once for both. finish() proves a partition left held.
   void prove_and_finish(Lane& lane, PartitionWork&& work, std::uint64_t seq) {
     SectorJob& job = *work.job;
-    const std::string stage = "prove partition " + std::to_string(work.partition);
-    if (!job.failed) {
-      try {
-        prove(lane, work);
-        ++job.proven;
-      } catch (...) {
-        // The phase and partition, beside the error itself (logged by the CLI): a GPU fault mid-batch
-        // names where it happened. Nothing of the sector has been written (proofs are written whole).
-        spdlog::error("{}: {} failed{}", job.path, stage,
-                      lanes_.size() > 1 ? " on engine " + std::to_string(lane.index) : "");
-        fail(job, stage, seq);
-        // A bad input leaves the engine as it was; anything else may have left it half-way: this engine
-        // gets a fresh one for its next sector, the others go on with theirs.
-        if (!is_unsatisfied(std::current_exception())) lane.engines.forget(*job.proof->shape);
+    if (job.failed) {
+      buffers_.give(std::move(work.input));
+      finish_ready();
+      return;
+    }
+    if (lane.held && lane.held->work.job->proof->shape != job.proof->shape) flush_held(lane);
+    std::optional<Begun> begun;
+    try {
+      begun.emplace(begin_partition(lane, work, seq));
+    } catch (...) {
+      flush_held(lane);  // the partition before this one comes first, in the report and in the errors
+      fail_partition(lane, job, work.partition, seq);
+      buffers_.give(std::move(work.input));
+      finish_ready();
+      return;
+    }
+    std::vector<Begun> group;
+    if (lane.held) {
+      group.push_back(std::move(*lane.held));
+      lane.held.reset();
+    }
+    group.push_back(std::move(*begun));
+    if (group.size() < group.back().batch) {
+      lane.held.emplace(std::move(group.back()));  // waits for a partner
+      return;
+    }
+    finish_group(lane, group);
+  }
+
+  // The partition held by the lane, if any, finished alone.
+  void flush_held(Lane& lane) {
+    if (!lane.held) return;
+    std::vector<Begun> group;
+    group.push_back(std::move(*lane.held));
+    lane.held.reset();
+    finish_group(lane, group);
+  }
+
+  // Inside a catch block: the partition failed on this lane.
+  void fail_partition(Lane& lane, SectorJob& job, unsigned partition, std::uint64_t seq) {
+    const std::string stage = "prove partition " + std::to_string(partition);
+    // The phase and partition, beside the error itself (logged by the CLI): a GPU fault mid-batch names
+    // where it happened. Nothing of the sector has been written (proofs are written whole).
+    spdlog::error("{}: {} failed{}", job.path, stage,
+                  lanes_.size() > 1 ? " on engine " + std::to_string(lane.index) : "");
+    fail(job, stage, seq);
+    // A bad input leaves the engine as it was; anything else may have left it half-way: this engine gets a
+    // fresh one for its next sector, the others go on with theirs.
+    if (!is_unsatisfied(std::current_exception())) lane.engines.forget(*job.proof->shape);
+  }
+
+  // Everything of a proof up to its witness MSMs: the engine, the constraints' evaluation when the engine
+  // declines them, the H step and the h MSM.
+  Begun begin_partition(Lane& lane, PartitionWork& work, std::uint64_t seq) {
+    SectorJob& job = *work.job;
+    begin_step(options_, "proving " + job.path + " partition " + std::to_string(work.partition));
+    // The GPU engine proves on this thread's current device.
+    if (lane.device) gpu::use_device(*lane.device);
+    algebra::Fr r, s;
+    // Drawn (or fixed) per partition, never per engine: which engine proves a partition changes nothing.
+    if (options_.fixed_randomness) {
+      r = options_.fixed_randomness->first;
+      s = options_.fixed_randomness->second;
+    } else {
+      r = groth16::random_fr();
+      s = groth16::random_fr();
+    }
+    const double wait_start = timeline_.now();
+    groth16::ProverEngine& engine = lane.engines.get(*job.proof->shape, lane.shared_phases);
+    double start = timeline_.now();
+    if (start - wait_start > 1e-3) add_step(lane, "prove.wait", job, work.partition, wait_start, start);
+    const std::string where = job.path + " partition " + std::to_string(work.partition);
+    const pce::CompactR1cs* circuit = job.synthesizer->circuit();
+    PhaseMap<PhaseTime> phases;
+    PhaseTimer prove_timer;  // waiting for the engine (the parameter load) is a phase of its own
+    const double busy_start = start;
+    if (work.input.a.empty() && circuit) {
+      if (!lane.engines.hold_constraints(*job.proof->shape, *circuit, lane.shared_phases))
+        evaluate_on_host(lane, job, work, where, phases);
+      prove_timer = PhaseTimer();
+      start = timeline_.now();
+    }
+    groth16::ProofInProgress proof;
+    try {
+      proof = groth16::begin_proof(engine, *job.header, work.input, r, s);
+    } catch (const groth16::Groth16Error& e) {
+      if (e.kind() != groth16::Groth16ErrorKind::kUnsatisfied || !e.constraint()) throw;
+      throw unsatisfied_error(where, job.c1, work.partition, *e.constraint());
+    }
+    const groth16::ProveTimings& t = proof.timings;
+    add_step(lane, "prove.h", job, work.partition, start, start + t.h.wall_s);
+    const double begun_end = timeline_.now();
+    add_step(lane, "prove.msm_g1", job, work.partition, start + t.h.wall_s, begun_end);
+    // One engine only: with several, a partition goes to whichever engine is free, one at a time.
+    const unsigned batch = lanes_.size() == 1 ? std::max(1u, engine.witness_batch()) : 1;
+    return Begun{std::move(work), seq, proof, batch, busy_start, begun_end, std::move(phases), prove_timer};
+  }
+
+  // The witness MSMs of the group's partitions (together when there are several) and their proofs; then
+  // their sectors are finished where complete. A failure fails every partition of the group.
+  void finish_group(Lane& lane, std::vector<Begun>& group) {
+    SectorJob& first = *group.front().work.job;
+    std::vector<groth16::ProofInProgress> proofs;
+    for (Begun& b : group) {
+      b.proof.input = &b.work.input;  // the input moved into `b` after begin_partition
+      proofs.push_back(b.proof);
+    }
+    try {
+      if (lane.device) gpu::use_device(*lane.device);
+      groth16::ProverEngine& engine = lane.engines.get(*first.proof->shape, lane.shared_phases);
+      const double start = timeline_.now();
+      std::vector<groth16::Proof> done = groth16::finish_proofs(engine, *first.header, proofs);
+      const double end = timeline_.now();
+      // The witness MSMs ran once for the group: each partition's share of the span, in turn, so that the
+      // lane's steps do not overlap (G1, then G2 for each).
+      double g2_total = 0;
+      for (const auto& p : proofs) g2_total += p.timings.msm_g2.wall_s;
+      const double g1_span = std::max(0.0, end - start - g2_total) / double(group.size());
+      double at = start;
+      for (std::size_t i = 0; i < group.size(); ++i) {
+        Begun& b = group[i];
+        SectorJob& job = *b.work.job;
+        job.proofs.at(b.work.partition) = done.at(i);
+        add_step(lane, "prove.msm_g1", job, b.work.partition, at, at + g1_span);
+        at += g1_span;
+      }
+      for (std::size_t i = 0; i < group.size(); ++i) {
+        Begun& b = group[i];
+        const double g2 = proofs[i].timings.msm_g2.wall_s;
+        add_step(lane, "prove.msm_g2", *b.work.job, b.work.partition, at, std::min(end, at + g2));
+        at += g2;
+      }
+      for (std::size_t i = 0; i < group.size(); ++i)
+        record_proven(lane, group[i], proofs[i].timings, start, end);
+    } catch (...) {
+      for (Begun& b : group) {
+        SectorJob& job = *b.work.job;
+        fail_partition(lane, job, b.work.partition, b.seq);
       }
     }
-    buffers_.give(std::move(work.input));
+    for (Begun& b : group) buffers_.give(std::move(b.work.input));
     finish_ready();
+  }
+
+  // The figures of a proven partition, whose witness MSMs ran from `witness_start` to `end` (with its group).
+  void record_proven(Lane& lane, Begun& b, const groth16::ProveTimings& t, double witness_start, double end) {
+    SectorJob& job = *b.work.job;
+    PhaseMap<PhaseTime>& phases = b.phases;
+    phases["prove"] += b.prove_timer.elapsed();
+    phases["prove.h"] += t.h;
+    phases["prove.msm_g1"] += t.msm_g1;
+    phases["prove.msm_g2"] += t.msm_g2;
+    ++job.proven;
+    std::lock_guard lock(mutex_);
+    for (const auto& [name, time] : phases) job.back_phases[name] += time;
+    ++lane.partitions;
+    // The lane's busy time: this partition's evaluation, H step and h MSM (a held partition's wait for its
+    // partner not counted) and its share of the group's witness MSMs.
+    lane.busy_s += (b.begun_end - b.busy_start) + (end - witness_start) / double(t.batch);
+    if (proving_end_ == 0 || b.busy_start < proving_start_) proving_start_ = b.busy_start;
+    proving_end_ = std::max(proving_end_, end);
+    // Called one at a time, as with one engine.
+    if (options_.partition_proven)
+      options_.partition_proven(job.path, b.work.partition, job.proof->partitions());
   }
 
   // Call inside a catch block: `job` failed at `stage`; without keep_going the error is the run's when it
@@ -569,67 +733,6 @@ class BackStage {
       } catch (...) {
         fail(*job, job->finish_stage, job->last_seq);
       }
-    }
-  }
-
-  void prove(Lane& lane, PartitionWork& work) {
-    SectorJob& job = *work.job;
-    begin_step(options_, "proving " + job.path + " partition " + std::to_string(work.partition));
-    // The GPU engine proves on this thread's current device.
-    if (lane.device) gpu::use_device(*lane.device);
-    PhaseTimer prove_timer;
-    algebra::Fr r, s;
-    // Drawn (or fixed) per partition, never per engine: which engine proves a partition changes nothing.
-    if (options_.fixed_randomness) {
-      r = options_.fixed_randomness->first;
-      s = options_.fixed_randomness->second;
-    } else {
-      r = groth16::random_fr();
-      s = groth16::random_fr();
-    }
-    groth16::ProveTimings t;
-    const double wait_start = timeline_.now();
-    groth16::ProverEngine& engine = lane.engines.get(*job.proof->shape, lane.shared_phases);
-    prove_timer = PhaseTimer();  // waiting for the engine (the parameter load) is a phase of its own
-    double start = timeline_.now();
-    if (start - wait_start > 1e-3) add_step(lane, "prove.wait", job, work.partition, wait_start, start);
-    const std::string where = job.path + " partition " + std::to_string(work.partition);
-    const pce::CompactR1cs* circuit = job.synthesizer->circuit();
-    const double busy_start = start;
-    PhaseMap<PhaseTime> phases;
-    if (work.input.a.empty() && circuit) {
-      if (!lane.engines.hold_constraints(*job.proof->shape, *circuit, lane.shared_phases))
-        evaluate_on_host(lane, job, work, where, phases);
-      prove_timer = PhaseTimer();
-      start = timeline_.now();
-    }
-    try {
-      job.proofs.at(work.partition) = groth16::prove_with(engine, *job.header, work.input, r, s, &t);
-    } catch (const groth16::Groth16Error& e) {
-      if (e.kind() != groth16::Groth16ErrorKind::kUnsatisfied || !e.constraint()) throw;
-      throw unsatisfied_error(where, job.c1, work.partition, *e.constraint());
-    }
-    const double end = timeline_.now();
-    // The engine's steps run back to back: H, then the G1 MSMs, then the G2 MSM (gathering the dense
-    // scalars between them is counted in the gaps).
-    add_step(lane, "prove.h", job, work.partition, start, start + t.h.wall_s);
-    add_step(lane, "prove.msm_g1", job, work.partition, end - t.msm_g2.wall_s - t.msm_g1.wall_s,
-             end - t.msm_g2.wall_s);
-    add_step(lane, "prove.msm_g2", job, work.partition, end - t.msm_g2.wall_s, end);
-    phases["prove"] += prove_timer.elapsed();
-    phases["prove.h"] += t.h;
-    phases["prove.msm_g1"] += t.msm_g1;
-    phases["prove.msm_g2"] += t.msm_g2;
-    {
-      std::lock_guard lock(mutex_);
-      for (const auto& [name, time] : phases) job.back_phases[name] += time;
-      ++lane.partitions;
-      lane.busy_s += end - busy_start;
-      if (proving_end_ == 0 || busy_start < proving_start_) proving_start_ = busy_start;
-      proving_end_ = std::max(proving_end_, end);
-      // Called one at a time, as with one engine.
-      if (options_.partition_proven)
-        options_.partition_proven(job.path, work.partition, job.proof->partitions());
     }
   }
 
@@ -817,6 +920,7 @@ RunReport prove_c1_files(const std::vector<std::string>& c1_paths, const ProveOp
           "a, b and c are evaluated by synthesis on the host (the device plan has no room for the "
           "constraint matrices)");
     }
+    if (plan.device) options.engine.max_witness_batch = plan.device->witness_batch;
     run.memory_plan = std::move(plan);
   }
   run.shared_phases["inputs.check"] = check_timer.elapsed();
@@ -830,6 +934,7 @@ RunReport prove_c1_files(const std::vector<std::string>& c1_paths, const ProveOp
   EngineConfig engine_config = given.engine;
   engine_config.devices = options.engine.devices;
   engine_config.memory_limit = options.engine.memory_limit;
+  engine_config.max_witness_batch = options.engine.max_witness_batch;
   detail::EngineSet engines(engine_config, devices.ordinals, make, options.threads, store, timeline, shapes);
   BufferPool buffers;
   FrontStage front(c1_paths, to_prove, options, store, engines, buffers, timeline, front_shared, failures);

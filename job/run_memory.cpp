@@ -45,6 +45,7 @@ gpu::HostPlanRequest host_request(const RunMemoryPlan& plan, unsigned synthesis_
   host.available = r.available;
   host.cpu_parameter_bytes = r.gpu ? 0 : cpu_parameter_bytes(plan.shape);
   host.engines = r.engines;
+  host.witness_batch = plan.device ? plan.device->witness_batch : 1;
   return host;
 }
 
@@ -63,7 +64,21 @@ RunMemoryPlan plan_run_memory(const std::string& sector_size, const gpu::ProverS
     device.partitions_in_flight = 1;  // the engine proves one partition at a time
     device.windows_in_h_step = gpu::windows_in_h_step_allowed();
     device.two_buffer_h_step = gpu::two_buffer_h_step_allowed();
+    device.max_witness_batch = gpu::max_witness_batch_allowed();
     plan.device = gpu::plan_device_memory(shape, device);
+    plan.host = gpu::plan_host_memory(shape, host_request(plan, request.synthesis_workers));
+    if (plan.device->witness_batch > 1) {
+      // Pairing partitions holds one more partition per engine on the host (~15.6 GiB at 32GiB) for a
+      // shorter pass over the streamed windows: only where the host has that room beside the synthesis
+      // workers it would run unpaired. Else the partitions go one at a time.
+      RunMemoryPlan unpaired = plan;
+      device.max_witness_batch = 1;
+      unpaired.device = gpu::plan_device_memory(shape, device);
+      unpaired.host = gpu::plan_host_memory(shape, host_request(unpaired, request.synthesis_workers));
+      const bool room = plan.host.fits && plan.host.synthesis_workers >= unpaired.host.synthesis_workers;
+      if (!room && unpaired.device->fits) return unpaired;
+    }
+    return plan;
   }
   plan.host = gpu::plan_host_memory(shape, host_request(plan, request.synthesis_workers));
   return plan;
@@ -132,6 +147,7 @@ nlohmann::ordered_json device_plan_json(const gpu::DevicePlan& plan) {
   j["h_endomorphism"] = plan.h_endomorphism;
   j["windows_in_h_step"] = plan.windows_in_h_step;
   j["h_step_buffers"] = plan.h_step_buffers;
+  j["witness_batch"] = plan.witness_batch;
   j["vectors"] = nlohmann::ordered_json::array();
   for (const gpu::VectorPlan& v : plan.vectors)
     j["vectors"].push_back(nlohmann::ordered_json{{"name", gpu::base_vector_name(v.id)},

@@ -505,7 +505,7 @@ TEST(JobReports, TheEngineConfigIsRecorded) {
   EXPECT_EQ(json.at("engine"), "gpu");
   EXPECT_EQ(json.at("engine_config"), nlohmann::json::parse(R"({"kind": "gpu", "constraints": "device",
       "devices": [0], "memory_limit_bytes": 23622320128, "gather": "host", "reader_threads": 0,
-      "stream_from_file": true})"));
+      "stream_from_file": true, "max_witness_batch": 2})"));
   EXPECT_EQ(
       describe(report.engine_config),
       "gpu on device 0: memory limit 22.0 GiB, constraints on the device, dense scalars gathered on the "
@@ -692,6 +692,96 @@ TEST(SeveralEngines, AFaultEndsTheRunWithoutKeepGoing) {
   }
   const std::vector<std::string> written = files_in(tmp.path() / "out");
   EXPECT_TRUE(written.empty() || written == std::vector<std::string>{"sector-0.proof"});
+}
+
+// An engine that asks for the witness MSMs of two partitions at once (as the GPU engine does when its bases
+// stream) and counts the batches it is given; the MSMs themselves are the CPU engine's. `fault_in_batch`:
+// the first batch of two throws, like a device fault in the shared pass.
+class BatchingEngine final : public groth16::ProverEngine {
+ public:
+  BatchingEngine(std::unique_ptr<groth16::ProverEngine> inner, std::atomic<int>& batches_of_two,
+                 bool fault_in_batch = false)
+      : inner_(std::move(inner)), batches_of_two_(batches_of_two), fault_(fault_in_batch) {}
+  std::size_t compute_h(std::vector<Fr>& a, std::vector<Fr>& b, std::vector<Fr>& c) override {
+    return inner_->compute_h(a, b, c);
+  }
+  algebra::G1 msm_h() override { return inner_->msm_h(); }
+  algebra::G1 msm_g1(G1Bases bases, std::span<const Fr> scalars) override {
+    return inner_->msm_g1(bases, scalars);
+  }
+  algebra::G2 msm_b_g2(std::span<const Fr> scalars) override { return inner_->msm_b_g2(scalars); }
+  unsigned witness_batch() const override { return 2; }
+  std::vector<WitnessMsms> msm_witness_batch(std::span<const groth16::ProverInput* const> inputs,
+                                             std::span<std::vector<Fr>* const> a_scratch,
+                                             std::span<std::vector<Fr>* const> b_scratch) override {
+    if (inputs.size() == 2) {
+      ++batches_of_two_;
+      if (fault_) throw std::runtime_error("the engine's device fell off the bus in a batch");
+    }
+    return ProverEngine::msm_witness_batch(inputs, a_scratch, b_scratch);
+  }
+
+ private:
+  std::unique_ptr<groth16::ProverEngine> inner_;
+  std::atomic<int>& batches_of_two_;
+  const bool fault_;
+};
+
+// Partitions of different sectors (a 2KiB sector has one) paired for their witness MSMs give the pinned
+// proofs, in input order; an odd one out is proven alone at the end. The lane's steps do not overlap.
+// (Overlapped, the run's default: the pairing is in the back stage alone, which both modes share.)
+TEST(WitnessBatch, PairedPartitionsGiveThePinnedProofs) {
+  for (bool overlap : {true}) {
+    io::TempDir tmp("cuzk-test-job-");
+    const std::vector<std::string> inputs = copies_of_v1_1(tmp.path(), 3);
+    std::atomic<int> batches{0};
+    const EngineFactory batching = [&](const EngineConfig& config, const EngineRequest& request) {
+      return std::make_unique<BatchingEngine>(make_engine(config, request), batches);
+    };
+    const RunReport run = prove_c1_files(inputs, engines_options(tmp.path() / "out", 1, overlap), batching);
+    ASSERT_EQ(run.sectors.size(), inputs.size());
+    for (std::size_t i = 0; i < inputs.size(); ++i) {
+      EXPECT_EQ(run.sectors[i].c1_path, inputs[i]);
+      EXPECT_EQ(run.sectors[i].proof_hex, kGoldenV1_1) << inputs[i] << (overlap ? " (overlapped)" : "");
+      EXPECT_TRUE(run.sectors[i].verified);
+    }
+    EXPECT_EQ(batches.load(), 1) << "sectors 0 and 1 paired, sector 2 alone";
+    ASSERT_EQ(run.engines.size(), 1u);
+    EXPECT_EQ(run.engines[0].partitions, 3u);
+    EXPECT_LE(run.engines[0].busy_share, 1.0 + 1e-9);
+    // Steps of the prover lane follow one another.
+    std::vector<TimelineEvent> prover;
+    for (const TimelineEvent& e : run.timeline)
+      if (e.lane == "prover" && e.step != "prove.wait") prover.push_back(e);
+    std::sort(prover.begin(), prover.end(),
+              [](const TimelineEvent& x, const TimelineEvent& y) { return x.start_s < y.start_s; });
+    for (std::size_t i = 1; i < prover.size(); ++i)
+      EXPECT_LE(prover[i - 1].end_s, prover[i].start_s + 1e-6)
+          << prover[i - 1].step << " of partition " << prover[i - 1].partition << " overlaps "
+          << prover[i].step;
+  }
+}
+
+// A fault in a batch fails both of its partitions' sectors (with keep_going, the run goes on) and writes
+// neither.
+TEST(WitnessBatch, AFaultInABatchFailsBothSectors) {
+  io::TempDir tmp("cuzk-test-job-");
+  const std::vector<std::string> inputs = copies_of_v1_1(tmp.path(), 2);
+  std::atomic<int> batches{0};
+  const EngineFactory faulty = [&](const EngineConfig& config, const EngineRequest& request) {
+    return std::make_unique<BatchingEngine>(make_engine(config, request), batches, true);
+  };
+  ProveOptions o = engines_options(tmp.path() / "out", 1, false);
+  o.keep_going = true;
+  const RunReport run = prove_c1_files(inputs, o, faulty);
+  EXPECT_EQ(batches.load(), 1);
+  ASSERT_EQ(run.failures.size(), 2u);
+  for (const auto& f : run.failures) {
+    EXPECT_EQ(f.stage, "prove partition 0");
+    EXPECT_NE(f.message.find("in a batch"), std::string::npos) << f.message;
+  }
+  EXPECT_TRUE(run.sectors.empty());
+  EXPECT_TRUE(files_in(tmp.path() / "out").empty());
 }
 
 }  // namespace

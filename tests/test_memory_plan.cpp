@@ -44,6 +44,7 @@ struct Tier {
   double gib;
   const char* streamed;  // the vectors streamed, in file order
   bool constraints_on_device;
+  unsigned witness_batch;  // partitions whose witness MSMs share one pass over each window
 };
 
 // Every tier fits within its budget, streams what the planner chose (pinned below, printed for the log),
@@ -64,6 +65,7 @@ void check_tiers(const char* label, const std::vector<Tier>& tiers) {
     EXPECT_EQ(streamed_names(plan), tier.streamed) << label << " at " << tier.gib << " GiB";
     EXPECT_EQ(plan.constraints_on_device, tier.constraints_on_device)
         << label << " at " << tier.gib << " GiB";
+    EXPECT_EQ(plan.witness_batch, tier.witness_batch) << label << " at " << tier.gib << " GiB";
     for (const DevicePlan& smaller : plans) {
       if (smaller.constraints_on_device != plan.constraints_on_device) continue;
       for (BaseVectorId id : kBaseVectors)
@@ -77,22 +79,25 @@ void check_tiers(const char* label, const std::vector<Tier>& tiers) {
 
 // 80 GiB (H100, A100 80GB): everything on the device, in a few large ranges sorted in passes. 40 GiB (A100
 // 40GB): the constraints on the device and b_g2 (the most bytes per point) beside them, the rest streamed in
-// windows of 2^23-2^24 that live in the H step's buffers. 24 GiB (RTX 4090, A10): the constraints on the
-// host, b_g1 resident in the room the windows left, the rest streamed. 16 GiB: the same, with the H step in
-// two buffers (which frees the room for b_g1 and ranges of 2^22 instead of 2^20 with nothing resident). Few
-// large ranges win over an extra resident vector because each range costs ~2 ms (bench/RESULTS.md, the
-// device-memory tiers). The planner (gpu/memory_plan.cpp, gpu/msm_shape.hpp) decides; when it changes, the
-// lines this test prints give the new pins.
+// windows of 2^24 that live in the H step's buffers, one partition at a time (a pair would need the
+// constraints on the host, measured slower). 24 GiB (RTX 4090, A10): the constraints on the host and the
+// witness MSMs of two partitions sharing each streamed window, which halves what l, a, b_g1 and b_g2 cost in
+// transfers, so the room goes to wide ranges of 2^24 instead of to a resident vector. 16 GiB: the same, with
+// the H step in two buffers and ranges of 2^22. Few large ranges win over an extra resident vector because
+// each range costs ~2 ms (bench/RESULTS.md, the device-memory tiers). The planner (gpu/memory_plan.cpp,
+// gpu/msm_shape.hpp) decides; when it changes, the lines this test prints give the new pins.
 TEST(MemoryPlan, Tiers32GiB) {
-  check_tiers(
-      "32GiB",
-      {{16, "h,l,a,b_g2", false}, {24, "h,l,a,b_g2", false}, {40, "h,l,a,b_g1", true}, {80, "", true}});
+  check_tiers("32GiB", {{16, "h,l,a,b_g1,b_g2", false, 2},
+                        {24, "h,l,a,b_g1,b_g2", false, 2},
+                        {40, "h,l,a,b_g1", true, 1},
+                        {80, "", true, 1}});
 }
 
 TEST(MemoryPlan, Tiers64GiB) {
-  check_tiers(
-      "64GiB",
-      {{16, "h,l,a,b_g2", false}, {24, "h,l,a,b_g2", false}, {40, "h,l,a,b_g1", true}, {80, "", true}});
+  check_tiers("64GiB", {{16, "h,l,a,b_g1,b_g2", false, 2},
+                        {24, "h,l,a,b_g1,b_g2", false, 2},
+                        {40, "h,l,a,b_g1", true, 1},
+                        {80, "", true, 1}});
 }
 
 // The streamed windows go into the H step's second and third buffers (free while the MSMs run) whenever a
@@ -207,6 +212,92 @@ TEST(MemoryPlan, MoreMemoryNeverCostsMore) {
     }
     ASSERT_TRUE(before) << label;
   }
+}
+
+// Where a witness MSM's bases stream and the constraints are on the host (16 and 24 GiB), the plan pairs
+// partitions: one pass over each window serves the witness MSMs of two, which halves what those vectors send
+// per partition, for a second set of bucket sums. Where the constraints fit on the device unpaired (40 GiB:
+// the device holds one partition's witness, and a pair would move a, b, c to the host) or nothing streams
+// (80 GiB), or when batches are off (CUZK_GPU_WITNESS_BATCH=1), partitions go one at a time.
+TEST(MemoryPlan, WitnessMsmsOfTwoPartitionsShareAPassWhereTheyStream) {
+  for (const char* label : {"32GiB", "64GiB"}) {
+    const ProverShape shape = shape_of(label);
+    for (double gib : {16.0, 24.0, 40.0, 80.0}) {
+      PlanRequest request;
+      request.budget = static_cast<std::size_t>(gib * double(kGiB));
+      const DevicePlan batched = plan_device_memory(shape, request);
+      request.max_witness_batch = 1;
+      const DevicePlan alone = plan_device_memory(shape, request);
+      EXPECT_EQ(alone.witness_batch, 1u) << label << " at " << gib;
+      if (gib >= 40) {
+        EXPECT_EQ(batched.witness_batch, 1u)
+            << label << " at " << gib << " (the constraints fit on the device)";
+        continue;
+      }
+      ASSERT_EQ(batched.witness_batch, 2u) << label << " at " << gib;
+      EXPECT_TRUE(batched.fits);
+      EXPECT_FALSE(batched.constraints_on_device);
+      EXPECT_NE(batched.describe().find("witness MSMs of 2 partitions"), std::string::npos);
+      EXPECT_LT(batched.cost, alone.cost) << label << " at " << gib;
+      // The streamed witness vectors count half per partition; h (one partition's MSM) counts whole.
+      std::size_t expect = 0;
+      for (const VectorPlan& v : batched.vectors)
+        if (!v.resident) expect += v.id == BaseVectorId::kH ? v.bytes : v.bytes / 2;
+      const std::size_t host_side = batched.upload_bytes_per_partition - expect;
+      std::size_t alone_streamed = 0;
+      for (const VectorPlan& v : alone.vectors)
+        if (!v.resident) alone_streamed += v.bytes;
+      if (alone.constraints_on_device == batched.constraints_on_device) {  // else a, b, c are sent or not
+        EXPECT_EQ(host_side, alone.upload_bytes_per_partition - alone_streamed)
+            << "a, b, c and the dense scalars are sent per partition either way";
+      }
+      std::printf("%s at %.0f GiB: %.1f GiB sent per partition in pairs, %.1f alone\n", label, gib,
+                  double(batched.upload_bytes_per_partition) / double(kGiB),
+                  double(alone.upload_bytes_per_partition) / double(kGiB));
+    }
+  }
+}
+
+// The host holds one more partition per engine when partitions are paired.
+TEST(MemoryPlan, PairedPartitionsAreCountedOnTheHost) {
+  const ProverShape shape = shape_of("32GiB");
+  HostPlanRequest request;
+  request.gpu = true;
+  request.constraints_on_device = false;
+  request.synthesis_workers = 1;
+  const HostPlan alone = plan_host_memory(shape, request);
+  request.witness_batch = 2;
+  const HostPlan paired = plan_host_memory(shape, request);
+  EXPECT_EQ(paired.partitions_alive, alone.partitions_alive + 1);
+  EXPECT_EQ(paired.total - alone.total,
+            alone.per_partition_bytes + (paired.prover_scratch_bytes - alone.prover_scratch_bytes));
+}
+
+// The run pairs partitions only where the host holds the partition a pair keeps back beside the synthesis
+// workers it would run unpaired: with MemAvailable between the two plans' needs, it goes one at a time.
+TEST(RunMemory, PairsPartitionsOnlyWhereTheHostHasRoom) {
+  const ProverShape shape = shape_of("32GiB");
+  job::RunMemoryRequest request;
+  request.gpu = true;
+  request.device_budget = std::size_t{24} << 30;
+  request.available = std::size_t{512} << 30;
+  const job::RunMemoryPlan roomy = job::plan_run_memory("32GiB", shape, request);
+  ASSERT_EQ(roomy.device->witness_batch, 2u);
+  ASSERT_EQ(roomy.host.synthesis_workers, 2u);
+  setenv("CUZK_GPU_WITNESS_BATCH", "1", 1);
+  const job::RunMemoryPlan alone = job::plan_run_memory("32GiB", shape, request);
+  unsetenv("CUZK_GPU_WITNESS_BATCH");
+  ASSERT_EQ(alone.device->witness_batch, 1u);
+  ASSERT_LT(alone.host.total, roomy.host.total);
+  request.available = (alone.host.total + roomy.host.total) / 2;
+  const job::RunMemoryPlan tight = job::plan_run_memory("32GiB", shape, request);
+  EXPECT_TRUE(tight.fits());
+  EXPECT_EQ(tight.device->witness_batch, 1u);
+  EXPECT_EQ(tight.host.synthesis_workers, 2u);
+  EXPECT_EQ(tight.host.total, alone.host.total);
+  // With one worker asked for, the pair fits again.
+  request.synthesis_workers = 1;
+  EXPECT_EQ(job::plan_run_memory("32GiB", shape, request).device->witness_batch, 2u);
 }
 
 // A 16 GiB card with the streamed bases read from the page cache (no pinned copy): one synthesis worker
