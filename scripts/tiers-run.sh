@@ -66,10 +66,16 @@ import json, statistics, sys
 r = json.load(open(sys.argv[1]))
 writes = sorted(e["end_s"] for e in r["timeline"] if e["step"] == "write")
 gaps = [b - a for a, b in zip(writes, writes[1:])]
-prove = {}
+# Per partition and step, summed (a partition paired with another for its witness MSMs has two msm_g1
+# entries: its h MSM, and its share of the pair's witness MSMs).
+per = {}
 for e in r["timeline"]:
     if e["lane"] == "prover":
-        prove.setdefault(e["step"], []).append(e["end_s"] - e["start_s"])
+        key = (e["step"], e.get("sector"), e.get("partition"))
+        per[key] = per.get(key, 0.0) + e["end_s"] - e["start_s"]
+prove = {}
+for (step, _, _), t in per.items():
+    prove.setdefault(step, []).append(t)
 parts = " ".join(f"{k} {statistics.median(v):.2f}" for k, v in sorted(prove.items()))
 print(f"   sectors written at {', '.join(f'{w:.1f}' for w in writes)} s; sustained "
       f"{(statistics.mean(gaps) if gaps else float('nan')):.1f} s/sector; first sector {writes[0]:.1f} s")
