@@ -621,7 +621,9 @@ class BackStage {
     const groth16::ProveTimings& t = proof.timings;
     add_step(lane, "prove.h", job, work.partition, start, start + t.h.wall_s);
     const double begun_end = timeline_.now();
-    add_step(lane, "prove.msm_g1", job, work.partition, start + t.h.wall_s, begun_end);
+    // The h MSM, apart from the witness MSMs that finish_group draws as prove.msm_g1 (so that a partition
+    // has one box of each step, as before the split).
+    add_step(lane, "prove.msm_h", job, work.partition, start + t.h.wall_s, begun_end);
     // One engine only: with several, a partition goes to whichever engine is free, one at a time.
     const unsigned batch = lanes_.size() == 1 ? std::max(1u, engine.witness_batch()) : 1;
     return Begun{std::move(work), seq, proof, batch, busy_start, begun_end, std::move(phases), prove_timer};

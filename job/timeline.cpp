@@ -20,11 +20,11 @@ namespace {
 // A fixed colour per step family, so that pictures of different runs compare at a glance.
 std::string colour_of(const std::string& step) {
   static const std::pair<const char*, const char*> kColours[] = {
-      {"parse", "#9e9e9e"},        {"validate", "#bdbdbd"}, {"check", "#795548"},
-      {"synthesize", "#1e88e5"},   {"inputs", "#90caf9"},   {"satisfied", "#64b5f6"},
-      {"prove.wait", "#eeeeee"},   {"prove.h", "#fb8c00"},  {"prove.msm_g1", "#e53935"},
-      {"prove.msm_g2", "#8e24aa"}, {"verify", "#43a047"},   {"write", "#00897b"},
-      {"params", "#fdd835"},       {"pce", "#c0ca33"},
+      {"parse", "#9e9e9e"},       {"validate", "#bdbdbd"},     {"check", "#795548"},
+      {"synthesize", "#1e88e5"},  {"inputs", "#90caf9"},       {"satisfied", "#64b5f6"},
+      {"prove.wait", "#eeeeee"},  {"prove.h", "#fb8c00"},      {"prove.msm_g1", "#e53935"},
+      {"prove.msm_h", "#f4511e"}, {"prove.msm_g2", "#8e24aa"}, {"verify", "#43a047"},
+      {"write", "#00897b"},       {"params", "#fdd835"},       {"pce", "#c0ca33"},
   };
   for (const auto& [prefix, colour] : kColours)
     if (step.rfind(prefix, 0) == 0) return colour;

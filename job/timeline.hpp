@@ -12,7 +12,7 @@ namespace cuzk::job {
 
 struct TimelineEvent {
   std::string lane;    // "synthesis 0", "synthesis 1", ..., "prover", "writer", "parameters"
-  std::string step;    // synthesize, satisfied, prove.h, prove.msm_g1, ..., verify, write, params.load ...
+  std::string step;    // synthesize, satisfied, prove.h, prove.msm_h, prove.msm_g1, ..., verify, write, params.load ...
   std::string sector;  // empty for run-wide steps
   int partition = -1;  // -1 for per-sector and run-wide steps
   double start_s = 0;  // seconds since the run started
