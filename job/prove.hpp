@@ -1,4 +1,4 @@
-// The main job: C1 files in, verified Filecoin proofs out (issue 4). For each sector: parse and
+// The main job: C1 files in, verified Filecoin proofs out. For each sector: parse and
 // validate the C1 file, synthesize every partition, prove, verify against the verifier-side public
 // inputs, write `<sector>.proof` atomically, and report per-phase wall/CPU time and peak memory.
 #pragma once
@@ -65,7 +65,7 @@ struct ProveOptions {
   // Also write <sector>.inputs.json: the verifier-side public inputs, one array of 0x-hex Fr per
   // partition (what scripts/noble/verify.mjs and other independent verifiers read).
   bool dump_public_inputs = false;
-  // Synthesis through the pre-compiled constraint cache (WitnessGen + SpMV; issue 6), loaded or built
+  // Synthesis through the pre-compiled constraint cache (WitnessGen + SpMV), loaded or built
   // once per circuit shape. Off: direct synthesis (ProvingAssignment), kept for checking.
   bool use_pce = true;
   std::string

@@ -1,6 +1,7 @@
 // What the job's two stages share besides the parameter store: the proving engines (one or several, each
 // made once per parameter set, on a thread of its own) and the pool of prover-input buffers (reused from
-// partition to partition). Internal to job/prove.cpp.
+// partition to partition). Internal to the run: job/prove.cpp and its stages (job/front_stage.hpp,
+// job/back_stage.hpp).
 #pragma once
 
 #include <algorithm>
