@@ -55,6 +55,59 @@ void serialize_callbacks(ProveOptions& options) {
     };
 }
 
+// The GPU engine's devices are metered through NVML; the CPU engine's run does not load it (null then).
+// GpuMeter meters each GPU once, however many engines it holds.
+std::unique_ptr<GpuMeter> start_meter(const ProveOptions& given, const EngineDevices& devices) {
+  std::vector<std::string> metered = given.metered_pci_bus_ids;
+  if (metered.empty())
+    for (const gpu::DeviceInfo& device : devices.found) metered.push_back(device.pci_bus_id);
+  if (metered.empty()) return nullptr;
+  return std::make_unique<GpuMeter>(metered, given.gpu_sample_interval);
+}
+
+// The run's memory plan, before any synthesis: a run that cannot fit in memory is refused now, not after
+// an hour of synthesis and a kill by the OOM killer. Sets what the plan decides in `options`: the
+// synthesis workers (--synthesis-workers auto becomes what fits), where a, b and c are evaluated, the
+// witness MSMs' batch.
+RunMemoryPlan apply_memory_plan(const std::vector<CheckedInput>& checked, const ProveOptions& given,
+                                const EngineDevices& devices, ParameterStore& store,
+                                std::map<std::uint64_t, gpu::ProverShape>& shapes, ProveOptions& options) {
+  std::vector<std::string> notes;
+  RunMemoryPlan plan = plan_memory(checked, given, devices, store, shapes, notes);
+  for (const std::string& note : notes) spdlog::debug("{}", note);
+  log_memory_plan(plan);
+  if (!plan.fits()) throw JobError(JobError::Kind::kInsufficientMemory, plan.shortfall());
+  options.synthesis_workers = plan.host.synthesis_workers;
+  // A device plan that keeps the constraint matrices on the host: synthesis computes a, b, c from the
+  // first partition on (else the first partitions would be evaluated by the proving stage, after the
+  // engine declined the matrices).
+  if (plan.device && !plan.device->constraints_on_device && options.engine.constraints_on_engine()) {
+    options.engine.constraints = EngineConfig::Place::kHost;
+    spdlog::info(
+        "a, b and c are evaluated by synthesis on the host (the device plan has no room for the "
+        "constraint matrices)");
+  }
+  if (plan.device) options.engine.max_witness_batch = plan.device->witness_batch;
+  return plan;
+}
+
+// The GPU figures over the steady state: the prover lanes' span, as prover_busy's (job/timeline.hpp,
+// lane_utilization): "prover", or "prover 0", "prover 1", ... with several engines.
+GpuMeterFigures finish_meter(GpuMeter& meter, const Timeline& timeline,
+                             const std::vector<TimelineEvent>& events) {
+  double first_start = -1, last_end = -1;
+  for (const TimelineEvent& e : events)
+    if (e.lane == "prover" || e.lane.starts_with("prover ")) {
+      first_start = first_start < 0 ? e.start_s : std::min(first_start, e.start_s);
+      last_end = std::max(last_end, e.end_s);
+    }
+  const auto at = [&](double s) {
+    return timeline.start() +
+           std::chrono::duration_cast<std::chrono::steady_clock::duration>(std::chrono::duration<double>(s));
+  };
+  // No prover step (every sector failed or was already proven): an empty window, no steady figure.
+  return first_start < 0 ? meter.finish(at(1), at(0)) : meter.finish(at(first_start), at(last_end));
+}
 }  // namespace
 
 RunReport prove_c1_files(const std::vector<std::string>& c1_paths, const ProveOptions& options) {
@@ -67,13 +120,7 @@ RunReport prove_c1_files(const std::vector<std::string>& c1_paths, const ProveOp
   const auto run_start = std::chrono::steady_clock::now();
   // First of all: --gpu where no GPU can be used ends the run before anything is looked at or made.
   const EngineDevices devices = require_devices(given.engine);
-  // The GPU engine's devices are metered through NVML; the CPU engine's run does not load it.
-  std::vector<std::string> metered = given.metered_pci_bus_ids;
-  if (metered.empty())
-    for (const gpu::DeviceInfo& device : devices.found) metered.push_back(device.pci_bus_id);
-  // (GpuMeter meters each GPU once, however many engines it holds.)
-  std::unique_ptr<GpuMeter> meter;
-  if (!metered.empty()) meter = std::make_unique<GpuMeter>(metered, given.gpu_sample_interval);
+  std::unique_ptr<GpuMeter> meter = start_meter(given, devices);
   if (given.engine.gpu()) {
     std::vector<int> repeated = devices.ordinals;
     std::sort(repeated.begin(), repeated.end());
@@ -106,8 +153,6 @@ RunReport prove_c1_files(const std::vector<std::string>& c1_paths, const ProveOp
       partitions_by_c1[c1_paths[input.index]] = input.proof->partitions();
     given.inputs_checked(partitions_by_c1);
   }
-  // Before any synthesis: a run that cannot fit in memory is refused now, not after an hour of synthesis
-  // and a kill by the OOM killer, and --synthesis-workers auto becomes what fits.
   ProveOptions options = given;
   if (options.engine.gpu()) options.engine.devices = devices.ordinals;  // --devices all: the visible ones
   // Engines of one device made at once would each plan for all its free memory: each gets its share.
@@ -115,25 +160,7 @@ RunReport prove_c1_files(const std::vector<std::string>& c1_paths, const ProveOp
     options.engine.memory_limit = devices.budget;
   if (options.engine.engine_count() > 1) serialize_callbacks(options);
   std::map<std::uint64_t, gpu::ProverShape> shapes;
-  if (!checked.empty()) {
-    std::vector<std::string> notes;
-    RunMemoryPlan plan = plan_memory(checked, given, devices, store, shapes, notes);
-    for (const std::string& note : notes) spdlog::debug("{}", note);
-    log_memory_plan(plan);
-    if (!plan.fits()) throw JobError(JobError::Kind::kInsufficientMemory, plan.shortfall());
-    options.synthesis_workers = plan.host.synthesis_workers;
-    // A device plan that keeps the constraint matrices on the host: synthesis computes a, b, c from the
-    // first partition on (else the first partitions would be evaluated by the proving stage, after the
-    // engine declined the matrices).
-    if (plan.device && !plan.device->constraints_on_device && options.engine.constraints_on_engine()) {
-      options.engine.constraints = EngineConfig::Place::kHost;
-      spdlog::info(
-          "a, b and c are evaluated by synthesis on the host (the device plan has no room for the "
-          "constraint matrices)");
-    }
-    if (plan.device) options.engine.max_witness_batch = plan.device->witness_batch;
-    run.memory_plan = std::move(plan);
-  }
+  if (!checked.empty()) run.memory_plan = apply_memory_plan(checked, given, devices, store, shapes, options);
   run.shared_phases["inputs.check"] = check_timer.elapsed();
 
   // The front stage's shared phases (parameter loads, constraint caches) are kept apart from the back
@@ -172,24 +199,9 @@ RunReport prove_c1_files(const std::vector<std::string>& c1_paths, const ProveOp
   run.peak_file_bytes = peaks.file_bytes;
   run.peak_device_bytes = peaks.device_bytes;
   run.usd_per_hour = given.gpu_price_per_hour;
-  if (meter) {
-    // The steady state is the prover lanes' span, as prover_busy's (job/timeline.hpp, lane_utilization):
-    // "prover", or "prover 0", "prover 1", ... with several engines.
-    double first_start = -1, last_end = -1;
-    for (const TimelineEvent& e : run.timeline)
-      if (e.lane == "prover" || e.lane.starts_with("prover ")) {
-        first_start = first_start < 0 ? e.start_s : std::min(first_start, e.start_s);
-        last_end = std::max(last_end, e.end_s);
-      }
-    const auto at = [&](double s) {
-      return timeline.start() + std::chrono::duration_cast<std::chrono::steady_clock::duration>(
-                                    std::chrono::duration<double>(s));
-    };
-    // No prover step (every sector failed or was already proven): an empty window, no steady figure.
-    run.gpu = first_start < 0 ? meter->finish(at(1), at(0)) : meter->finish(at(first_start), at(last_end));
-  } else {
-    run.gpu = GpuMeter::not_applicable(given.engine.gpu() ? "no GPU to meter" : "the CPU engine proves");
-  }
+  run.gpu = meter
+                ? finish_meter(*meter, timeline, run.timeline)
+                : GpuMeter::not_applicable(given.engine.gpu() ? "no GPU to meter" : "the CPU engine proves");
   return run;
 }
 
