@@ -43,17 +43,43 @@ inline Sha256State sha256_iv() {
 
 namespace detail {
 
-// bellpepper's sha256_compression_function, Boolean by Boolean (the systems that record constraints).
-template <class CS>
-Sha256State sha256_compression_booleans(CS& cs, std::span<const Boolean> input, const Sha256State& current) {
-  // Every UInt32 the rounds produce lives here (the state and the deferred addition lists point into
-  // it), so rounds shift pointers instead of copying 32-bit words of Booleans.
-  std::vector<UInt32> store;
-  store.reserve(64 + 64 * 7 + 8);
-  for (int i = 0; i < 16; ++i) store.push_back(UInt32::from_bits_be(input.subspan(32 * i, 32)));
+// bellpepper's Maybe: a concrete word, or a list of words whose sum is deferred.
+struct MaybeUInt32 {
+  const UInt32* concrete = nullptr;
+  const UInt32* deferred[10];
+  std::size_t count = 0;
+};
 
-  MultiEq<CS> multi_eq(cs);
-  const UInt32* w[64];
+// The working variables a..h between compression rounds; a and e are deferred sums after a round.
+struct Sha256WorkingVars {
+  MaybeUInt32 a, e;
+  const UInt32* b;
+  const UInt32* c;
+  const UInt32* d;
+  const UInt32* f;
+  const UInt32* g;
+  const UInt32* h;
+};
+
+// The helpers below append every UInt32 they produce to `store`, whose capacity the caller reserves up
+// front, so the pointers into it stay valid.
+
+// bellpepper's Maybe::compute: the concrete word, or the deferred list (plus `extra`) summed under `name`.
+template <class CS>
+const UInt32* compute_maybe(CS& cs, MultiEq<CS>& multi_eq, std::vector<UInt32>& store, MaybeUInt32& m,
+                            const UInt32* extra, const char* name) {
+  if (m.concrete != nullptr) return m.concrete;
+  if (extra != nullptr) m.deferred[m.count++] = extra;
+  auto ns = cs.push_namespace(name);
+  store.push_back(UInt32::addmany(multi_eq, std::span<const UInt32* const>(m.deferred, m.count)));
+  return &store.back();
+}
+
+// The message schedule: w[0..15] point at the 16 input words (store[0..15]), w[16..63] at their
+// extensions ("w extension i").
+template <class CS>
+void sha256_message_schedule(CS& cs, MultiEq<CS>& multi_eq, std::vector<UInt32>& store,
+                             const UInt32* (&w)[64]) {
   for (int i = 0; i < 16; ++i) w[i] = &store[i];
   for (int i = 16; i < 64; ++i) {
     auto ns = cs.push_namespace([&] { return "w extension " + std::to_string(i); });
@@ -79,100 +105,115 @@ Sha256State sha256_compression_booleans(CS& cs, std::span<const Boolean> input, 
     store.push_back(UInt32::addmany(multi_eq, {w[i - 16], &s0, w[i - 7], &s1}));
     w[i] = &store.back();
   }
+}
 
-  // bellpepper's Maybe: a concrete word, or a list of words whose sum is deferred.
-  struct Maybe {
-    const UInt32* concrete = nullptr;
-    const UInt32* deferred[10];
-    std::size_t count = 0;
-  };
-  auto compute = [&](Maybe& m, const UInt32* extra, const char* name) -> const UInt32* {
-    if (m.concrete != nullptr) return m.concrete;
-    if (extra != nullptr) m.deferred[m.count++] = extra;
-    auto ns = cs.push_namespace(name);
-    store.push_back(UInt32::addmany(multi_eq, std::span<const UInt32* const>(m.deferred, m.count)));
-    return &store.back();
-  };
-
-  UInt32 round_constants[64];
-  Maybe a, e;
-  a.concrete = &current[0];
-  e.concrete = &current[4];
-  const UInt32* b = &current[1];
-  const UInt32* c = &current[2];
-  const UInt32* d = &current[3];
-  const UInt32* f = &current[5];
-  const UInt32* g = &current[6];
-  const UInt32* h = &current[7];
-
-  for (int i = 0; i < 64; ++i) {
-    auto ns = cs.push_namespace([&] { return "compression round " + std::to_string(i); });
-    const UInt32* new_e = compute(e, nullptr, "deferred e computation");
-    UInt32 s1 = new_e->rotr(6);
-    {
-      auto ns1 = cs.push_namespace("first xor for s1");
-      s1 = UInt32::xor_(cs, s1, new_e->rotr(11));
-    }
-    {
-      auto ns1 = cs.push_namespace("second xor for s1");
-      store.push_back(UInt32::xor_(cs, s1, new_e->rotr(25)));
-    }
-    const UInt32* s1_ptr = &store.back();
-    {
-      auto ns1 = cs.push_namespace("ch");
-      store.push_back(UInt32::sha256_ch(cs, *new_e, *f, *g));
-    }
-    const UInt32* ch_ptr = &store.back();
-    round_constants[i] = UInt32::constant(kSha256RoundConstants[i]);
-
-    const UInt32* new_a = compute(a, nullptr, "deferred a computation");
-    UInt32 s0 = new_a->rotr(2);
-    {
-      auto ns1 = cs.push_namespace("first xor for s0");
-      s0 = UInt32::xor_(cs, s0, new_a->rotr(13));
-    }
-    {
-      auto ns1 = cs.push_namespace("second xor for s0");
-      store.push_back(UInt32::xor_(cs, s0, new_a->rotr(22)));
-    }
-    const UInt32* s0_ptr = &store.back();
-    {
-      auto ns1 = cs.push_namespace("maj");
-      store.push_back(UInt32::sha256_maj(cs, *new_a, *b, *c));
-    }
-    const UInt32* maj_ptr = &store.back();
-
-    // temp1 = [h, S1, ch, K_i, w_i]; e = temp1 ++ [d]; a = temp1 ++ [S0, maj].
-    const UInt32* temp1[5] = {h, s1_ptr, ch_ptr, &round_constants[i], w[i]};
-    h = g;
-    g = f;
-    f = new_e;
-    e = Maybe{};
-    for (const UInt32* t : temp1) e.deferred[e.count++] = t;
-    e.deferred[e.count++] = d;
-    d = c;
-    c = b;
-    b = new_a;
-    a = Maybe{};
-    for (const UInt32* t : temp1) a.deferred[a.count++] = t;
-    a.deferred[a.count++] = s0_ptr;
-    a.deferred[a.count++] = maj_ptr;
+// Compression round i ("compression round i"): S1, ch, S0 and maj, then the working variables shifted,
+// with the new a and e left as deferred sums. `round_constant` is the caller's slot for K_i, which
+// outlives the round because the deferred lists point at it.
+template <class CS>
+void sha256_compression_round(CS& cs, MultiEq<CS>& multi_eq, std::vector<UInt32>& store,
+                              Sha256WorkingVars& vars, int i, UInt32& round_constant, const UInt32* w_i) {
+  auto ns = cs.push_namespace([&] { return "compression round " + std::to_string(i); });
+  const UInt32* new_e = compute_maybe(cs, multi_eq, store, vars.e, nullptr, "deferred e computation");
+  UInt32 s1 = new_e->rotr(6);
+  {
+    auto ns1 = cs.push_namespace("first xor for s1");
+    s1 = UInt32::xor_(cs, s1, new_e->rotr(11));
   }
+  {
+    auto ns1 = cs.push_namespace("second xor for s1");
+    store.push_back(UInt32::xor_(cs, s1, new_e->rotr(25)));
+  }
+  const UInt32* s1_ptr = &store.back();
+  {
+    auto ns1 = cs.push_namespace("ch");
+    store.push_back(UInt32::sha256_ch(cs, *new_e, *vars.f, *vars.g));
+  }
+  const UInt32* ch_ptr = &store.back();
+  round_constant = UInt32::constant(kSha256RoundConstants[i]);
 
+  const UInt32* new_a = compute_maybe(cs, multi_eq, store, vars.a, nullptr, "deferred a computation");
+  UInt32 s0 = new_a->rotr(2);
+  {
+    auto ns1 = cs.push_namespace("first xor for s0");
+    s0 = UInt32::xor_(cs, s0, new_a->rotr(13));
+  }
+  {
+    auto ns1 = cs.push_namespace("second xor for s0");
+    store.push_back(UInt32::xor_(cs, s0, new_a->rotr(22)));
+  }
+  const UInt32* s0_ptr = &store.back();
+  {
+    auto ns1 = cs.push_namespace("maj");
+    store.push_back(UInt32::sha256_maj(cs, *new_a, *vars.b, *vars.c));
+  }
+  const UInt32* maj_ptr = &store.back();
+
+  // temp1 = [h, S1, ch, K_i, w_i]; e = temp1 ++ [d]; a = temp1 ++ [S0, maj].
+  const UInt32* temp1[5] = {vars.h, s1_ptr, ch_ptr, &round_constant, w_i};
+  vars.h = vars.g;
+  vars.g = vars.f;
+  vars.f = new_e;
+  vars.e = MaybeUInt32{};
+  for (const UInt32* t : temp1) vars.e.deferred[vars.e.count++] = t;
+  vars.e.deferred[vars.e.count++] = vars.d;
+  vars.d = vars.c;
+  vars.c = vars.b;
+  vars.b = new_a;
+  vars.a = MaybeUInt32{};
+  for (const UInt32* t : temp1) vars.a.deferred[vars.a.count++] = t;
+  vars.a.deferred[vars.a.count++] = s0_ptr;
+  vars.a.deferred[vars.a.count++] = maj_ptr;
+}
+
+// The new state: each word of `current` plus its working variable after the last round.
+template <class CS>
+Sha256State sha256_compression_output(CS& cs, MultiEq<CS>& multi_eq, std::vector<UInt32>& store,
+                                      Sha256WorkingVars& vars, const Sha256State& current) {
   Sha256State out;
-  out[0] = *compute(a, &current[0], "deferred h0 computation");
+  out[0] = *compute_maybe(cs, multi_eq, store, vars.a, &current[0], "deferred h0 computation");
   auto add2 = [&](const char* name, const UInt32& x, const UInt32* y) {
     auto ns = cs.push_namespace(name);
     return UInt32::addmany(multi_eq, {&x, y});
   };
-  out[1] = add2("new h1", current[1], b);
-  out[2] = add2("new h2", current[2], c);
-  out[3] = add2("new h3", current[3], d);
-  out[4] = *compute(e, &current[4], "deferred h4 computation");
-  out[5] = add2("new h5", current[5], f);
-  out[6] = add2("new h6", current[6], g);
-  out[7] = add2("new h7", current[7], h);
-  return out;  // multi_eq's destructor emits its last constraint
+  out[1] = add2("new h1", current[1], vars.b);
+  out[2] = add2("new h2", current[2], vars.c);
+  out[3] = add2("new h3", current[3], vars.d);
+  out[4] = *compute_maybe(cs, multi_eq, store, vars.e, &current[4], "deferred h4 computation");
+  out[5] = add2("new h5", current[5], vars.f);
+  out[6] = add2("new h6", current[6], vars.g);
+  out[7] = add2("new h7", current[7], vars.h);
+  return out;
+}
+
+// bellpepper's sha256_compression_function, Boolean by Boolean (the systems that record constraints).
+template <class CS>
+Sha256State sha256_compression_booleans(CS& cs, std::span<const Boolean> input, const Sha256State& current) {
+  // Every UInt32 the rounds produce lives here (the state and the deferred addition lists point into
+  // it), so rounds shift pointers instead of copying 32-bit words of Booleans.
+  std::vector<UInt32> store;
+  store.reserve(64 + 64 * 7 + 8);
+  for (int i = 0; i < 16; ++i) store.push_back(UInt32::from_bits_be(input.subspan(32 * i, 32)));
+
+  MultiEq<CS> multi_eq(cs);
+  const UInt32* w[64];
+  sha256_message_schedule(cs, multi_eq, store, w);
+
+  UInt32 round_constants[64];
+  Sha256WorkingVars vars;
+  vars.a.concrete = &current[0];
+  vars.e.concrete = &current[4];
+  vars.b = &current[1];
+  vars.c = &current[2];
+  vars.d = &current[3];
+  vars.f = &current[5];
+  vars.g = &current[6];
+  vars.h = &current[7];
+  for (int i = 0; i < 64; ++i)
+    sha256_compression_round(cs, multi_eq, store, vars, i, round_constants[i], w[i]);
+
+  // multi_eq's destructor emits its last constraint after the output's additions.
+  return sha256_compression_output(cs, multi_eq, store, vars, current);
 }
 
 }  // namespace detail

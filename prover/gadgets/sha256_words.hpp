@@ -233,12 +233,8 @@ inline UInt32 unpack(const PackedWord& w) {
   return r;
 }
 
-// sha256_compression_function for systems without constraints; same allocation order as the generic one.
-template <class CS>
-std::array<UInt32, 8> sha256_compression_words(CS& cs, std::span<const Boolean> input,
-                                               const std::array<UInt32, 8>& current,
-                                               const std::array<std::uint32_t, 64>& round_constants) {
-  PackedWord w[64];
+// The 16 message words of a 512-bit block into w[0..15] (UInt32::from_bits_be of each 32 bits).
+inline void pack_message_words(std::span<const Boolean> input, PackedWord (&w)[64]) {
   for (int i = 0; i < 16; ++i) {
     w[i] = PackedWord{0, 0, 0};
     for (int j = 0; j < 32; ++j) {  // from_bits_be: the first bit is the most significant
@@ -249,10 +245,11 @@ std::array<UInt32, 8> sha256_compression_words(CS& cs, std::span<const Boolean> 
       if (b.value() != (b.kind() == Boolean::Kind::kNot)) w[i].under |= bit;
     }
   }
-  PackedWord h0[8];
-  for (int i = 0; i < 8; ++i) h0[i] = pack(current[i]);
+}
 
-  MultiEq<CS> multi_eq(cs);
+// The message schedule's extension w[16..63], allocating as the generic gadget's "w extension i" does.
+template <class CS>
+void extend_message_words(CS& cs, MultiEq<CS>& multi_eq, PackedWord (&w)[64]) {
   for (int i = 16; i < 64; ++i) {
     PackedWord s0 = xor_emit(cs, rotr(w[i - 15], 7), rotr(w[i - 15], 18));
     s0 = xor_emit(cs, s0, shr(w[i - 15], 3));
@@ -261,6 +258,20 @@ std::array<UInt32, 8> sha256_compression_words(CS& cs, std::span<const Boolean> 
     const PackedWord* ops[4] = {&w[i - 16], &s0, &w[i - 7], &s1};
     w[i] = addmany_emit(multi_eq, std::span<const PackedWord* const>(ops, 4));
   }
+}
+
+// sha256_compression_function for systems without constraints; same allocation order as the generic one.
+template <class CS>
+std::array<UInt32, 8> sha256_compression_words(CS& cs, std::span<const Boolean> input,
+                                               const std::array<UInt32, 8>& current,
+                                               const std::array<std::uint32_t, 64>& round_constants) {
+  PackedWord w[64];
+  pack_message_words(input, w);
+  PackedWord h0[8];
+  for (int i = 0; i < 8; ++i) h0[i] = pack(current[i]);
+
+  MultiEq<CS> multi_eq(cs);
+  extend_message_words(cs, multi_eq, w);
 
   // Deferred sums: the round's temporaries live in per-round slots so the lists can point at them.
   struct Deferred {

@@ -99,6 +99,144 @@ void label_parents(const StackedGraph& graph, const LabelStore& labels, unsigned
   }
 }
 
+// A progress message, where the caller asked for them.
+void say(const GenC1Options& options, const std::string& message) {
+  if (options.progress) options.progress(message);
+}
+
+// The generator's RNG: ChaCha8 seeded with sha256("cuzk gen-c1 v1" || the seed's 8 little-endian bytes).
+ChaCha8Rng seeded_rng(std::uint64_t seed) {
+  std::uint8_t seed_le[8];
+  for (int b = 0; b < 8; ++b) seed_le[b] = static_cast<std::uint8_t>(seed >> (8 * b));
+  return ChaCha8Rng(sha256({bytes_of("cuzk gen-c1 v1"), std::span<const std::uint8_t>(seed_le, 8)}));
+}
+
+// Tree D over the data: random fr32 nodes kept in `data` (dense), or all zero (sparse, `data` empty).
+SparseTree build_tree_d(const GenC1Options& options, const SectorShape& shape, bool sparse, ChaCha8Rng& rng,
+                        std::vector<Domain>& data) {
+  const std::uint64_t nodes = shape.nodes;
+  std::vector<unsigned> d_arities(shape.tree_d_depth(), 2);
+  SparseTree tree_d(d_arities, sha256_node, Domain{});
+  if (!sparse) {
+    say(options, "generating " + std::to_string(nodes) + " data nodes");
+    data.resize(nodes);
+    for (std::uint64_t v = 0; v < nodes; ++v) {
+      data[v] = random_fr32(rng);
+      tree_d.set_leaf(v, data[v]);
+    }
+  }
+  tree_d.build();
+  return tree_d;
+}
+
+// The sparse construction's labels: every partition's interactive challenges (they depend only on
+// replica_id and seed) and their parents are materialized; the parents get random labels, the challenged
+// nodes labels computed from their parents as SDR does. Returns the materialized nodes.
+std::set<std::uint64_t> materialize_sparse_labels(const RegisteredSealProof& proof, const StackedGraph& graph,
+                                                  const C1Output& c1, ChaCha8Rng& rng, LabelStore& labels) {
+  const SectorShape& shape = *proof.shape;
+  const std::uint64_t nodes = shape.nodes;
+  std::set<std::uint64_t> challenged, materialized;
+  for (unsigned k = 0; k < proof.partitions(); ++k)
+    for (std::uint64_t c : interactive_challenges(
+             nodes, c1.replica_id, c1.seed, shape.challenges_per_partition, static_cast<std::uint8_t>(k)))
+      challenged.insert(c);
+  materialized = challenged;
+  for (std::uint64_t c : challenged) {
+    std::uint32_t parents[kGraphParents];
+    graph.parents(c, parents);
+    materialized.insert(parents, parents + kGraphParents);
+  }
+  for (std::uint64_t v : materialized) {
+    if (challenged.count(v)) continue;
+    for (unsigned l = 1; l <= shape.layers; ++l) labels.set(l, v, random_fr32(rng));
+  }
+  // Challenged labels layer by layer, ascending: DRG parents are smaller nodes of the same layer,
+  // expander parents come from the previous layer, so every input is final when it is read.
+  Domain parents[kLabelParents];
+  for (unsigned l = 1; l <= shape.layers; ++l)
+    for (std::uint64_t c : challenged) {
+      label_parents(graph, labels, l, c, parents);
+      labels.set(l, c, label_node(c1.replica_id, l, c, parents));
+    }
+  return materialized;
+}
+
+// Node v's column: its label in every layer.
+Column column_of(const LabelStore& labels, unsigned layers, std::uint64_t v) {
+  Column col;
+  col.index = static_cast<std::uint32_t>(v);
+  for (unsigned l = 1; l <= layers; ++l) col.rows.push_back(labels.get(l, v));
+  return col;
+}
+
+// The leaves of tree C (column hashes) and tree R_last (data + last label): every node when dense, the
+// materialized nodes over zero data when sparse.
+void set_tree_c_and_r_leaves(const SectorShape& shape, bool sparse, const LabelStore& labels,
+                             const std::vector<Domain>& data, const std::set<std::uint64_t>& materialized,
+                             SparseTree& tree_c, SparseTree& tree_r) {
+  const std::uint64_t nodes = shape.nodes;
+  if (!sparse) {
+    for (std::uint64_t v = 0; v < nodes; ++v) {
+      tree_c.set_leaf(v, column_hash(column_of(labels, shape.layers, v).rows));
+      tree_r.set_leaf(v, add_fr(data[v], labels.get(shape.layers, v)));
+    }
+  } else {
+    for (std::uint64_t v : materialized) {
+      tree_c.set_leaf(v, column_hash(column_of(labels, shape.layers, v).rows));
+      tree_r.set_leaf(v, add_fr(Domain{}, labels.get(shape.layers, v)));
+    }
+  }
+}
+
+// What the vanilla proofs open: the graph, the labels, the data (dense only) and the three trees.
+struct ProofSources {
+  const SectorShape& shape;
+  bool sparse;
+  const StackedGraph& graph;
+  const LabelStore& labels;
+  const std::vector<Domain>& data;
+  const SparseTree& tree_d;
+  const SparseTree& tree_c;
+  const SparseTree& tree_r;
+};
+
+// Node v's column and its inclusion proof in tree C.
+ColumnProof column_proof(const ProofSources& src, std::uint64_t v) {
+  ColumnProof cp;
+  cp.column = column_of(src.labels, src.shape.layers, v);
+  cp.inclusion_proof = src.tree_c.proof(v, src.shape.sub_arity, src.shape.top_arity);
+  return cp;
+}
+
+// The vanilla proof of challenge c: its tree D and tree R_last openings, the columns of c and its
+// parents, and c's labeling proof in every layer (the last one is also its encoding proof).
+ChallengeProof challenge_proof(const ProofSources& src, std::uint64_t c) {
+  const SectorShape& shape = src.shape;
+  auto data_at = [&](std::uint64_t v) { return src.sparse ? Domain{} : src.data[v]; };
+  ChallengeProof p;
+  p.comm_d_proofs = src.tree_d.proof(c, 0, 0);
+  if (!src.sparse && p.comm_d_proofs.leaf != data_at(c)) throw PorepError("gen-c1: internal tree D mismatch");
+  p.comm_r_last_proof = src.tree_r.proof(c, shape.sub_arity, shape.top_arity);
+  p.replica_column_proofs.c_x = column_proof(src, c);
+  std::uint32_t parents[kGraphParents];
+  src.graph.parents(c, parents);
+  for (unsigned j = 0; j < kDrgParents; ++j)
+    p.replica_column_proofs.drg_parents.push_back(column_proof(src, parents[j]));
+  for (unsigned j = kDrgParents; j < kGraphParents; ++j)
+    p.replica_column_proofs.exp_parents.push_back(column_proof(src, parents[j]));
+  for (unsigned l = 1; l <= shape.layers; ++l) {
+    LabelingProof lp;
+    lp.parents.resize(kLabelParents);
+    label_parents(src.graph, src.labels, l, c, lp.parents.data());
+    lp.layer_index = l;
+    lp.node = c;
+    p.labeling_proofs.push_back(std::move(lp));
+  }
+  p.encoding_proof = p.labeling_proofs.back();  // rfp EncodingProof: the last layer's parents
+  return p;
+}
+
 }  // namespace
 
 GeneratedC1 generate_c1(const GenC1Options& options) {
@@ -110,13 +248,8 @@ GeneratedC1 generate_c1(const GenC1Options& options) {
     throw PorepError("gen-c1: " + std::string(proof.name) +
                      " derives its challenges from comm_r; the sparse construction needs interactive "
                      "challenges (use a V1 or V1_1 proof, or --dense for small sizes)");
-  auto say = [&](const std::string& m) {
-    if (options.progress) options.progress(m);
-  };
 
-  std::uint8_t seed_le[8];
-  for (int b = 0; b < 8; ++b) seed_le[b] = static_cast<std::uint8_t>(options.seed >> (8 * b));
-  ChaCha8Rng rng(sha256({bytes_of("cuzk gen-c1 v1"), std::span<const std::uint8_t>(seed_le, 8)}));
+  ChaCha8Rng rng = seeded_rng(options.seed);
 
   GeneratedC1 out;
   out.sparse = sparse;
@@ -133,77 +266,27 @@ GeneratedC1 generate_c1(const GenC1Options& options) {
   const std::uint64_t nodes = shape.nodes;
   StackedGraph graph(nodes, proof.porep_id(), proof.api_version);
 
-  // Tree D over the data.
-  std::vector<unsigned> d_arities(shape.tree_d_depth(), 2);
-  SparseTree tree_d(d_arities, sha256_node, Domain{});
   std::vector<Domain> data;
-  if (!sparse) {
-    say("generating " + std::to_string(nodes) + " data nodes");
-    data.resize(nodes);
-    for (std::uint64_t v = 0; v < nodes; ++v) {
-      data[v] = random_fr32(rng);
-      tree_d.set_leaf(v, data[v]);
-    }
-  }
-  tree_d.build();
+  const SparseTree tree_d = build_tree_d(options, shape, sparse, rng, data);
   c1.comm_d = tree_d.root();
   c1.replica_id = replica_id(out.prover_id, options.sector_id, c1.ticket, c1.comm_d, proof.porep_id());
 
   // Labels.
   LabelStore labels(shape.layers, nodes, !sparse);
-  std::set<std::uint64_t> challenged, materialized;
+  std::set<std::uint64_t> materialized;
   if (!sparse) {
-    say("labelling " + std::to_string(shape.layers) + " layers");
+    say(options, "labelling " + std::to_string(shape.layers) + " layers");
     labels.full() = generate_labels(graph, shape.layers, c1.replica_id);
   } else {
-    // Interactive challenges depend only on replica_id and seed, both known now.
-    for (unsigned k = 0; k < proof.partitions(); ++k)
-      for (std::uint64_t c : interactive_challenges(nodes, c1.replica_id, c1.seed, shape.challenges_per_partition,
-                                                    static_cast<std::uint8_t>(k)))
-        challenged.insert(c);
-    materialized = challenged;
-    for (std::uint64_t c : challenged) {
-      std::uint32_t parents[kGraphParents];
-      graph.parents(c, parents);
-      materialized.insert(parents, parents + kGraphParents);
-    }
-    for (std::uint64_t v : materialized) {
-      if (challenged.count(v)) continue;
-      for (unsigned l = 1; l <= shape.layers; ++l) labels.set(l, v, random_fr32(rng));
-    }
-    // Challenged labels layer by layer, ascending: DRG parents are smaller nodes of the same layer,
-    // expander parents come from the previous layer, so every input is final when it is read.
-    Domain parents[kLabelParents];
-    for (unsigned l = 1; l <= shape.layers; ++l)
-      for (std::uint64_t c : challenged) {
-        label_parents(graph, labels, l, c, parents);
-        labels.set(l, c, label_node(c1.replica_id, l, c, parents));
-      }
+    materialized = materialize_sparse_labels(proof, graph, c1, rng, labels);
   }
 
   // Tree C over column hashes and tree R_last over the replica.
-  say("building tree C and tree R_last");
+  say(options, "building tree C and tree R_last");
   std::vector<Domain> default_column(shape.layers, Domain{});
   SparseTree tree_c(tree_arities(shape), poseidon_node, column_hash(default_column));
   SparseTree tree_r(tree_arities(shape), poseidon_node, Domain{});  // zero data + zero label
-  auto column_of = [&](std::uint64_t v) {
-    Column col;
-    col.index = static_cast<std::uint32_t>(v);
-    for (unsigned l = 1; l <= shape.layers; ++l) col.rows.push_back(labels.get(l, v));
-    return col;
-  };
-  auto data_at = [&](std::uint64_t v) { return sparse ? Domain{} : data[v]; };
-  if (!sparse) {
-    for (std::uint64_t v = 0; v < nodes; ++v) {
-      tree_c.set_leaf(v, column_hash(column_of(v).rows));
-      tree_r.set_leaf(v, add_fr(data[v], labels.get(shape.layers, v)));
-    }
-  } else {
-    for (std::uint64_t v : materialized) {
-      tree_c.set_leaf(v, column_hash(column_of(v).rows));
-      tree_r.set_leaf(v, add_fr(Domain{}, labels.get(shape.layers, v)));
-    }
-  }
+  set_tree_c_and_r_leaves(shape, sparse, labels, data, materialized, tree_c, tree_r);
   tree_c.build();
   tree_r.build();
   out.comm_c = tree_c.root();
@@ -212,37 +295,12 @@ GeneratedC1 generate_c1(const GenC1Options& options) {
   c1.comm_r = poseidon_node(roots, 2);
 
   // Vanilla proofs.
-  say("writing vanilla proofs");
-  auto column_proof = [&](std::uint64_t v) {
-    ColumnProof cp;
-    cp.column = column_of(v);
-    cp.inclusion_proof = tree_c.proof(v, shape.sub_arity, shape.top_arity);
-    return cp;
-  };
+  say(options, "writing vanilla proofs");
+  const ProofSources src{shape, sparse, graph, labels, data, tree_d, tree_c, tree_r};
   for (unsigned k = 0; k < proof.partitions(); ++k) {
     auto& partition = c1.vanilla_proofs.emplace_back();
-    for (std::uint64_t c : partition_challenges(proof, c1.replica_id, c1.comm_r, c1.seed, k)) {
-      ChallengeProof p;
-      p.comm_d_proofs = tree_d.proof(c, 0, 0);
-      if (!sparse && p.comm_d_proofs.leaf != data_at(c)) throw PorepError("gen-c1: internal tree D mismatch");
-      p.comm_r_last_proof = tree_r.proof(c, shape.sub_arity, shape.top_arity);
-      p.replica_column_proofs.c_x = column_proof(c);
-      std::uint32_t parents[kGraphParents];
-      graph.parents(c, parents);
-      for (unsigned j = 0; j < kDrgParents; ++j) p.replica_column_proofs.drg_parents.push_back(column_proof(parents[j]));
-      for (unsigned j = kDrgParents; j < kGraphParents; ++j)
-        p.replica_column_proofs.exp_parents.push_back(column_proof(parents[j]));
-      for (unsigned l = 1; l <= shape.layers; ++l) {
-        LabelingProof lp;
-        lp.parents.resize(kLabelParents);
-        label_parents(graph, labels, l, c, lp.parents.data());
-        lp.layer_index = l;
-        lp.node = c;
-        p.labeling_proofs.push_back(std::move(lp));
-      }
-      p.encoding_proof = p.labeling_proofs.back();  // rfp EncodingProof: the last layer's parents
-      partition.push_back(std::move(p));
-    }
+    for (std::uint64_t c : partition_challenges(proof, c1.replica_id, c1.comm_r, c1.seed, k))
+      partition.push_back(challenge_proof(src, c));
   }
   return out;
 }

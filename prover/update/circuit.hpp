@@ -294,19 +294,11 @@ AllocatedNum label_r_new(CS& cs, const AllocatedNum& label_r_old, const Allocate
   return label;
 }
 
-}  // namespace circuit_detail
-
-// circuit.rs EmptySectorUpdateCircuit::synthesize. Throws UpdateError when `w` does not fit `shape`.
+// Public input 1: k_and_h_select allocated and inputized, then split into select_bit_len bits
+// ("k_and_h_select_bit_i") bound to it by the binary decomposition constraint.
 template <class CS>
-void synthesize_update_circuit(CS& cs, const UpdateShape& shape, const PartitionWitness& w) {
-  using namespace circuit_detail;
-  using LC = typename CS::LC;
-  check_witness_shape(shape, w);
-  const std::size_t partition_bit_len = shape.partition_bit_len;
-  const std::size_t select_bit_len = partition_bit_len + kHsCount;
-
-  // Public input 1: k and h_select packed into one element, split into bits.
-  const AllocatedNum k_and_h_select = alloc_named(cs, "k_and_h_select", w.k_and_h_select);
+std::vector<AllocatedBit> alloc_k_and_h_select_bits(CS& cs, const Fr& value, std::size_t select_bit_len) {
+  const AllocatedNum k_and_h_select = alloc_named(cs, "k_and_h_select", value);
   {
     auto ns = cs.push_namespace("k_and_h_select (public input)");
     k_and_h_select.inputize(cs);
@@ -322,66 +314,182 @@ void synthesize_update_circuit(CS& cs, const UpdateShape& shape, const Partition
     enforce_decomposition(cs, "k_and_h_select binary decomp", std::span<const AllocatedBit>(select_bits),
                           k_and_h_select);
   }
-  const std::span<const AllocatedBit> partition_bits =
-      std::span<const AllocatedBit>(select_bits).first(partition_bit_len);
-  const std::span<const AllocatedBit> h_select_bits =
-      std::span<const AllocatedBit>(select_bits).subspan(partition_bit_len);
-  AllocatedNum partition;
-  {
-    auto ns = cs.push_namespace("pack partition bits");
-    const std::vector<Boolean> bits(partition_bits.begin(), partition_bits.end());
-    partition = gadgets::pack_bits(cs, std::span<const Boolean>(bits));
-  }
+  return select_bits;
+}
 
-  // Public inputs 2-4.
-  auto public_num = [&](const char* name, const char* input_name, const Fr& value) {
-    AllocatedNum num = alloc_named(cs, name, value);
-    auto ns = cs.push_namespace(input_name);
-    num.inputize(cs);
-    return num;
-  };
-  const AllocatedNum comm_r_old = public_num("comm_r_old", "comm_r_old_input", w.comm_r_old);
-  const AllocatedNum comm_d_new = public_num("comm_d_new", "comm_d_new_input", w.comm_d_new);
-  const AllocatedNum comm_r_new = public_num("comm_r_new", "comm_r_new_input", w.comm_r_new);
+// Public inputs 2-4: the value allocated under `name`, then inputized under `input_name`.
+template <class CS>
+AllocatedNum alloc_public_num(CS& cs, const char* name, const char* input_name, const Fr& value) {
+  AllocatedNum num = alloc_named(cs, name, value);
+  auto ns = cs.push_namespace(input_name);
+  num.inputize(cs);
+  return num;
+}
 
-  AllocatedNum phi;
-  {
-    auto ns = cs.push_namespace("phi");
-    phi = poseidon_gen_randomness(cs, comm_d_new, comm_r_old);
-  }
-
-  // Private inputs other than the challenges' paths.
-  const AllocatedNum comm_c = alloc_named(cs, "comm_c", w.comm_c);
-  const AllocatedNum root_r_old = alloc_named(cs, "root_r_old", w.root_r_old);
-  const AllocatedNum root_r_new = alloc_named(cs, "root_r_new", w.root_r_new);
-  std::vector<AllocatedNum> apex_leafs;
-  apex_leafs.reserve(w.apex_leafs.size());
-  for (std::size_t i = 0; i < w.apex_leafs.size(); ++i)
-    apex_leafs.push_back(alloc_named(cs, "apex_leaf_" + std::to_string(i), w.apex_leafs[i]));
-  // The partition path: the top partition_bit_len levels of the first challenge's TreeDNew path.
+// The partition path: the top partition_bit_len levels of the first challenge's TreeDNew path, one
+// sibling per level ("partition_path_sibling_i").
+template <class CS>
+std::vector<std::vector<AllocatedNum>> alloc_partition_path(CS& cs, const UpdateShape& shape,
+                                                            const PartitionWitness& w) {
+  const std::size_t partition_bit_len = shape.partition_bit_len;
   std::vector<std::vector<AllocatedNum>> partition_path(partition_bit_len);
   const std::size_t partition_path_start = shape.challenge_bit_len - partition_bit_len;
   for (std::size_t i = 0; i < partition_bit_len; ++i) {
     partition_path[i].push_back(alloc_named(cs, "partition_path_sibling_" + std::to_string(i),
                                             w.challenges[0].path_d_new[partition_path_start + i][0]));
   }
+  return partition_path;
+}
+
+// comm_r = H(comm_c || root), computed under `calc_name` and enforced equal to the public comm_r.
+template <class CS>
+void enforce_comm_r(CS& cs, const char* calc_name, const char* annotation, const AllocatedNum& comm_c,
+                    const AllocatedNum& root, const AllocatedNum& comm_r) {
+  using LC = typename CS::LC;
+  AllocatedNum calc;
+  {
+    auto ns = cs.push_namespace(calc_name);
+    calc = poseidon_hash2(cs, comm_c, root);
+  }
+  cs.enforce(annotation, LC(calc.variable()), LC(Variable::one()), LC(comm_r.variable()));
+}
+
+// The values every challenge of the partition reads, allocated once before the challenges.
+struct SharedChallengeInputs {
+  std::span<const AllocatedBit> partition_bits, h_select_bits;
+  AllocatedNum phi, root_r_old, root_r_new;
+  std::vector<AllocatedNum> apex_leafs;
+};
+
+// The challenged leaf's apex leaf, selected by the challenge bits just below the partition bits, and the
+// challenged TreeDNew leaf proven under it along the first path_len_to_apex_leaf levels of its path.
+template <class CS>
+void prove_leaf_d_new_to_apex_leaf(CS& cs, const UpdateShape& shape, const ChallengeWitness& proof,
+                                   std::size_t c_index, const std::vector<AllocatedBit>& c_bits,
+                                   const std::vector<AllocatedNum>& apex_leafs,
+                                   const AllocatedNum& leaf_d_new) {
+  const gadgets::merkle::TreeShape tree_d{2, 0, 0};
+  auto label = [&] { return " (c_index=" + std::to_string(c_index) + ")"; };
+  const std::size_t to_apex = shape.path_len_to_apex_leaf();
+  AllocatedNum apex_leaf;
+  {
+    const std::vector<Boolean> apex_bits(
+        c_bits.begin() + static_cast<std::ptrdiff_t>(to_apex),
+        c_bits.begin() + static_cast<std::ptrdiff_t>(to_apex + shape.apex_leaf_bit_len));
+    auto ns = cs.push_namespace([&] { return "select_apex_leaf" + label(); });
+    apex_leaf =
+        gadgets::select(cs, std::span<const AllocatedNum>(apex_leafs), std::span<const Boolean>(apex_bits));
+  }
+  std::vector<std::vector<AllocatedNum>> path_to_apex(to_apex);
+  for (std::size_t row = 0; row < to_apex; ++row) {
+    auto ns = cs.push_namespace([&] {
+      return "path_to_apex_leaf sibling (c_index=" + std::to_string(c_index) +
+             ", tree_row=" + std::to_string(row) + ")";
+    });
+    path_to_apex[row].push_back(AllocatedNum::alloc_value(cs, proof.path_d_new[row][0]));
+  }
+  auto ns = cs.push_namespace([&] { return "por to_apex_leaf" + label(); });
+  por_no_challenge_input<gadgets::Sha256TreeHash>(
+      cs, tree_d, std::span<const AllocatedBit>(c_bits).first(to_apex), leaf_d_new, path_to_apex, apex_leaf);
+}
+
+// One challenge of circuit.rs synthesize: rho from its high bits, leaf_r_new from the old leaves and rho,
+// both TreeR leaves proven under their roots, then leaf_d_new under its apex leaf.
+template <class CS>
+void synthesize_challenge(CS& cs, const UpdateShape& shape, const ChallengeWitness& proof,
+                          std::size_t c_index, const std::vector<AllocatedBit>& random_bits,
+                          const SharedChallengeInputs& shared) {
+  auto label = [&] { return " (c_index=" + std::to_string(c_index) + ")"; };
+  // The challenge: its random bits, then the partition bits (most significant).
+  std::vector<AllocatedBit> c_bits = random_bits;
+  c_bits.insert(c_bits.end(), shared.partition_bits.begin(), shared.partition_bits.end());
+
+  AllocatedNum c_high;
+  {
+    auto ns = cs.push_namespace([&] { return "get_challenge_high_bits" + label(); });
+    c_high = challenge_high_bits(cs, std::span<const AllocatedBit>(c_bits), shared.h_select_bits, shape.hs);
+  }
+  AllocatedNum rho;
+  {
+    auto ns = cs.push_namespace([&] { return "rho" + label(); });
+    rho = poseidon_gen_randomness(cs, shared.phi, c_high);
+  }
+
+  const AllocatedNum leaf_r_old = alloc_named(cs, "leaf_r_old" + label(), proof.leaf_r_old);
+  const AllocatedNum leaf_d_new = alloc_named(cs, "leaf_d_new" + label(), proof.leaf_d_new);
+  AllocatedNum leaf_r_new;
+  {
+    auto ns = cs.push_namespace([&] { return "leaf_r_new" + label(); });
+    leaf_r_new = circuit_detail::label_r_new(cs, leaf_r_old, leaf_d_new, rho);
+  }
+
+  const auto path_r_old = alloc_path(cs, "path_r_old", c_index, proof.path_r_old, proof.path_r_old.size());
+  {
+    auto ns = cs.push_namespace([&] { return "por tree_r_old" + label(); });
+    por_no_challenge_input<gadgets::PoseidonTreeHash>(cs, shape.tree_r, std::span<const AllocatedBit>(c_bits),
+                                                      leaf_r_old, path_r_old, shared.root_r_old);
+  }
+  const auto path_r_new = alloc_path(cs, "path_r_new", c_index, proof.path_r_new, proof.path_r_new.size());
+  {
+    auto ns = cs.push_namespace([&] { return "por tree_r_new" + label(); });
+    por_no_challenge_input<gadgets::PoseidonTreeHash>(cs, shape.tree_r, std::span<const AllocatedBit>(c_bits),
+                                                      leaf_r_new, path_r_new, shared.root_r_new);
+  }
+
+  prove_leaf_d_new_to_apex_leaf(cs, shape, proof, c_index, c_bits, shared.apex_leafs, leaf_d_new);
+}
+
+}  // namespace circuit_detail
+
+// circuit.rs EmptySectorUpdateCircuit::synthesize. Throws UpdateError when `w` does not fit `shape`.
+template <class CS>
+void synthesize_update_circuit(CS& cs, const UpdateShape& shape, const PartitionWitness& w) {
+  using namespace circuit_detail;
+  check_witness_shape(shape, w);
+  const std::size_t partition_bit_len = shape.partition_bit_len;
+  const std::size_t select_bit_len = partition_bit_len + kHsCount;
+
+  // Public input 1: k and h_select packed into one element, split into bits.
+  const std::vector<AllocatedBit> select_bits =
+      alloc_k_and_h_select_bits(cs, w.k_and_h_select, select_bit_len);
+  SharedChallengeInputs shared;
+  shared.partition_bits = std::span<const AllocatedBit>(select_bits).first(partition_bit_len);
+  shared.h_select_bits = std::span<const AllocatedBit>(select_bits).subspan(partition_bit_len);
+  AllocatedNum partition;
+  {
+    auto ns = cs.push_namespace("pack partition bits");
+    const std::vector<Boolean> bits(shared.partition_bits.begin(), shared.partition_bits.end());
+    partition = gadgets::pack_bits(cs, std::span<const Boolean>(bits));
+  }
+
+  // Public inputs 2-4.
+  const AllocatedNum comm_r_old = alloc_public_num(cs, "comm_r_old", "comm_r_old_input", w.comm_r_old);
+  const AllocatedNum comm_d_new = alloc_public_num(cs, "comm_d_new", "comm_d_new_input", w.comm_d_new);
+  const AllocatedNum comm_r_new = alloc_public_num(cs, "comm_r_new", "comm_r_new_input", w.comm_r_new);
+
+  {
+    auto ns = cs.push_namespace("phi");
+    shared.phi = poseidon_gen_randomness(cs, comm_d_new, comm_r_old);
+  }
+
+  // Private inputs other than the challenges' paths.
+  const AllocatedNum comm_c = alloc_named(cs, "comm_c", w.comm_c);
+  shared.root_r_old = alloc_named(cs, "root_r_old", w.root_r_old);
+  shared.root_r_new = alloc_named(cs, "root_r_new", w.root_r_new);
+  shared.apex_leafs.reserve(w.apex_leafs.size());
+  for (std::size_t i = 0; i < w.apex_leafs.size(); ++i)
+    shared.apex_leafs.push_back(alloc_named(cs, "apex_leaf_" + std::to_string(i), w.apex_leafs[i]));
+  const std::vector<std::vector<AllocatedNum>> partition_path = alloc_partition_path(cs, shape, w);
 
   // comm_r_old = H(comm_c || root_r_old), comm_r_new = H(comm_c || root_r_new).
-  auto enforce_comm_r = [&](const char* calc_name, const char* annotation, const AllocatedNum& root,
-                            const AllocatedNum& comm_r) {
-    AllocatedNum calc;
-    {
-      auto ns = cs.push_namespace(calc_name);
-      calc = poseidon_hash2(cs, comm_c, root);
-    }
-    cs.enforce(annotation, LC(calc.variable()), LC(Variable::one()), LC(comm_r.variable()));
-  };
-  enforce_comm_r("comm_r_old_calc", "enforce comm_r_old_calc == comm_r_old", root_r_old, comm_r_old);
-  enforce_comm_r("comm_r_new_calc", "enforce comm_r_new_calc == comm_r_new", root_r_new, comm_r_new);
+  enforce_comm_r(cs, "comm_r_old_calc", "enforce comm_r_old_calc == comm_r_old", comm_c, shared.root_r_old,
+                 comm_r_old);
+  enforce_comm_r(cs, "comm_r_new_calc", "enforce comm_r_new_calc == comm_r_new", comm_c, shared.root_r_new,
+                 comm_r_new);
 
   {
     auto ns = cs.push_namespace("apex_gadget");
-    apex_por(cs, apex_leafs, partition_bits, partition_path, comm_d_new);
+    apex_por(cs, shared.apex_leafs, shared.partition_bits, partition_path, comm_d_new);
   }
 
   std::vector<std::vector<AllocatedBit>> generated;
@@ -390,70 +498,8 @@ void synthesize_update_circuit(CS& cs, const UpdateShape& shape, const Partition
     generated = gen_challenge_bits(cs, shape, comm_r_new, partition);
   }
 
-  const gadgets::merkle::TreeShape tree_d{2, 0, 0};
-  for (std::size_t c_index = 0; c_index < shape.challenge_count; ++c_index) {
-    const ChallengeWitness& proof = w.challenges[c_index];
-    auto label = [&] { return " (c_index=" + std::to_string(c_index) + ")"; };
-    // The challenge: its random bits, then the partition bits (most significant).
-    std::vector<AllocatedBit> c_bits = generated[c_index];
-    c_bits.insert(c_bits.end(), partition_bits.begin(), partition_bits.end());
-
-    AllocatedNum c_high;
-    {
-      auto ns = cs.push_namespace([&] { return "get_challenge_high_bits" + label(); });
-      c_high = challenge_high_bits(cs, std::span<const AllocatedBit>(c_bits), h_select_bits, shape.hs);
-    }
-    AllocatedNum rho;
-    {
-      auto ns = cs.push_namespace([&] { return "rho" + label(); });
-      rho = poseidon_gen_randomness(cs, phi, c_high);
-    }
-
-    const AllocatedNum leaf_r_old = alloc_named(cs, "leaf_r_old" + label(), proof.leaf_r_old);
-    const AllocatedNum leaf_d_new = alloc_named(cs, "leaf_d_new" + label(), proof.leaf_d_new);
-    AllocatedNum leaf_r_new;
-    {
-      auto ns = cs.push_namespace([&] { return "leaf_r_new" + label(); });
-      leaf_r_new = circuit_detail::label_r_new(cs, leaf_r_old, leaf_d_new, rho);
-    }
-
-    const auto path_r_old = alloc_path(cs, "path_r_old", c_index, proof.path_r_old, proof.path_r_old.size());
-    {
-      auto ns = cs.push_namespace([&] { return "por tree_r_old" + label(); });
-      por_no_challenge_input<gadgets::PoseidonTreeHash>(
-          cs, shape.tree_r, std::span<const AllocatedBit>(c_bits), leaf_r_old, path_r_old, root_r_old);
-    }
-    const auto path_r_new = alloc_path(cs, "path_r_new", c_index, proof.path_r_new, proof.path_r_new.size());
-    {
-      auto ns = cs.push_namespace([&] { return "por tree_r_new" + label(); });
-      por_no_challenge_input<gadgets::PoseidonTreeHash>(
-          cs, shape.tree_r, std::span<const AllocatedBit>(c_bits), leaf_r_new, path_r_new, root_r_new);
-    }
-
-    // The challenged leaf's apex leaf, selected by the challenge bits just below the partition bits.
-    const std::size_t to_apex = shape.path_len_to_apex_leaf();
-    AllocatedNum apex_leaf;
-    {
-      const std::vector<Boolean> apex_bits(
-          c_bits.begin() + static_cast<std::ptrdiff_t>(to_apex),
-          c_bits.begin() + static_cast<std::ptrdiff_t>(to_apex + shape.apex_leaf_bit_len));
-      auto ns = cs.push_namespace([&] { return "select_apex_leaf" + label(); });
-      apex_leaf =
-          gadgets::select(cs, std::span<const AllocatedNum>(apex_leafs), std::span<const Boolean>(apex_bits));
-    }
-    std::vector<std::vector<AllocatedNum>> path_to_apex(to_apex);
-    for (std::size_t row = 0; row < to_apex; ++row) {
-      auto ns = cs.push_namespace([&] {
-        return "path_to_apex_leaf sibling (c_index=" + std::to_string(c_index) +
-               ", tree_row=" + std::to_string(row) + ")";
-      });
-      path_to_apex[row].push_back(AllocatedNum::alloc_value(cs, proof.path_d_new[row][0]));
-    }
-    auto ns = cs.push_namespace([&] { return "por to_apex_leaf" + label(); });
-    por_no_challenge_input<gadgets::Sha256TreeHash>(cs, tree_d,
-                                                    std::span<const AllocatedBit>(c_bits).first(to_apex),
-                                                    leaf_d_new, path_to_apex, apex_leaf);
-  }
+  for (std::size_t c_index = 0; c_index < shape.challenge_count; ++c_index)
+    synthesize_challenge(cs, shape, w.challenges[c_index], c_index, generated[c_index], shared);
 }
 
 }  // namespace cuzk::update
