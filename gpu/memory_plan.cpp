@@ -314,6 +314,12 @@ DevicePlan search_device_plans(const ProverShape& shape, const PlanRequest& requ
                 plan.msm_scratch_bytes += g1_window_scratch + g2_window_scratch;
                 plan.msm_scratch_bytes +=
                     std::max(workspace + shared_buckets + (batch - 1) * batch_sums, endo_transient);
+                // Streamed witness MSMs with their scalars in host memory upload each range's scalars beside
+                // its bases, into buffers of their own (gpu/msm_impl.cuh start_load).
+                if (!on_device && witness_streamed) {
+                  plan.scalar_prefetch_bytes = MsmBytes::prefetch_scalars(std::min(range, longest), batch);
+                  plan.msm_scratch_bytes += plan.scalar_prefetch_bytes;
+                }
                 // Two window buffers per streamed group (one being filled while the other is computed on).
                 // The MSMs run after the H step, which leaves h in its first buffer: the other two are free
                 // until the next partition's H step, so the windows of both groups (which never run at once)

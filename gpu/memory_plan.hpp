@@ -94,6 +94,9 @@ struct DevicePlan {
   // Device bytes by part.
   std::size_t bases_bytes = 0, h_step_bytes = 0, msm_scratch_bytes = 0, window_bytes = 0,
               constraints_bytes = 0, witness_bytes = 0;
+  // The part of msm_scratch_bytes that holds streamed witness MSMs' host scalars, a range of each vector
+  // uploaded beside the range's bases (MsmBytes::prefetch_scalars); 0 with the constraints on the device.
+  std::size_t scalar_prefetch_bytes = 0;
   std::size_t need = 0;  // their sum: the plan's device memory at most
   // Bytes sent to the device per partition: streamed bases (those of the witness MSMs over witness_batch),
   // plus the witness (constraints on the device) or a, b, c and the dense scalars (not).

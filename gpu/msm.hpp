@@ -92,6 +92,9 @@ struct MsmWorkspace {
   DeviceBuffer<unsigned char> bucket_sums, range_sums, partial_first, partial_last;
   // The bucket sums of a batch's vectors beyond the first (Msm::run_streamed_batch), one buffer each.
   std::vector<DeviceBuffer<unsigned char>> batch_bucket_sums;
+  // A streamed run's host scalars beyond `scalars`: two buffers per vector (one range's each), so that a
+  // range's upload overlaps the range before it (gpu/msm_impl.cuh start_load).
+  std::vector<DeviceBuffer<algebra::Fr>> prefetch_scalars;
 };
 
 // The base tables an Msm keeps on the device.

@@ -2,11 +2,13 @@
 // msm_g2.cu (one translation unit per group, so that the two compile in parallel).
 #pragma once
 #include <algorithm>
+#include <cstdlib>
 #include <cstring>
 #include <cub/device/device_radix_sort.cuh>
 #include <cub/device/device_scan.cuh>
 #include <future>
 #include <optional>
+#include <string_view>
 #include <type_traits>
 #include <vector>
 
@@ -467,6 +469,12 @@ struct Msm<Cfg>::Impl {
     std::size_t ones_ranges = 0;  // its ranges whose sum of the bases of ones is in ones_totals
   };
 
+  // A streamed run's scalars in host memory: uploaded by start_load with the range's bases, on copy_stream,
+  // into the buffers of the range's parity, so that range r + 1's scalars cross PCIe while range r is
+  // computed (not on the queuing thread between two ranges, the stream idle meanwhile).
+  std::vector<Scalars> prefetch_in_;    // per vector of the current run (its host scalars, or none)
+  std::vector<std::size_t> prefetch_n_;  // their lengths
+
   // sum scalars[i] * P_i, i < n. The scalars go in ranges of at most opt.max_range (and at most a window,
   // when streaming): each range is classified and its digits sorted on its own, and its bucket sums are
   // added to those of the ranges before, so that the buckets are reduced once at the end. Bases: resident
@@ -525,6 +533,19 @@ struct Msm<Cfg>::Impl {
     }
     while (range_events.size() < ranges * k) range_events.emplace_back();
     ones_totals.ensure(ranges * k);  // vector v's at v * ranges
+    prefetch_in_.assign(k, Scalars{});
+    prefetch_n_.assign(k, 0);
+    if (load && scalar_prefetch_enabled()) {
+      for (std::size_t v = 0; v < k; ++v)
+        if (runs[v].n > 0 && !runs[v].in.device) {
+          prefetch_in_[v] = runs[v].in;
+          prefetch_n_[v] = runs[v].n;
+          for (std::size_t parity = 0; parity < std::min<std::size_t>(2, ranges); ++parity)
+            prefetched_scalars(parity, v).ensure(std::min(range, runs[v].n));  // here, not on the loader
+        }
+      if (!ws->staging && std::any_of(prefetch_n_.begin(), prefetch_n_.end(), [](std::size_t m) { return m; }))
+        ws->staging.emplace();
+    }
     // The load of the next range runs on a thread of its own (a loader may read the file first), so that
     // this thread goes on queuing the current range's work. Declared after everything it uses: a failure
     // here waits for it on the way out.
@@ -558,7 +579,10 @@ struct Msm<Cfg>::Impl {
           re.end.record(s);
           continue;
         }
-        add_range(runs[v], v * ranges, first, std::min(len, runs[v].n - first), range_bases, opt, re, s);
+        const std::size_t len_v = std::min(len, runs[v].n - first);
+        const DevFr* scalars = prefetch_n_[v] ? reinterpret_cast<const DevFr*>(prefetched_scalars(r % 2, v).data())
+                                              : range_scalars(runs[v].in, first, len_v, s);
+        add_range(runs[v], v * ranges, first, len_v, scalars, range_bases, opt, re, s);
       }
       if (load) released[r % 2].record(s);  // the window buffer may be refilled after this
     }
@@ -596,14 +620,14 @@ struct Msm<Cfg>::Impl {
     return out;
   }
 
-  // Range [first, first + len) of one vector of a run, against `range_bases` (the range's first base):
+  // Range [first, first + len) of one vector of a run (its `scalars` on the device), against `range_bases`
+  // (the range's first base):
   // 1. the scalars equal to one are summed apart (into ones_totals[ones_base + ...]); the others (0
   // excluded) are the tail. Without the split, every scalar is in the tail. 2. Pippenger over the tail:
   // signed digits sorted by bucket, bucket sums added to the vector's carried ones; the windows in passes of
   // at most opt.max_sort_pairs pairs, each pass into its windows' buckets.
-  void add_range(VectorRun& vr, std::size_t ones_base, std::size_t first, std::size_t len,
+  void add_range(VectorRun& vr, std::size_t ones_base, std::size_t first, std::size_t len, const DevFr* scalars,
                  const DevAffine<F>* range_bases, const MsmOptions& opt, RangeEvents& re, cudaStream_t s) {
-    const DevFr* scalars = range_scalars(vr.in, first, len, s);
     re.begin.record(s);
     ScalarClasses classes{.tail = {nullptr, len}, .ones = 0};
     if (opt.split_ones) {
@@ -646,6 +670,12 @@ struct Msm<Cfg>::Impl {
     RangeEvents& re = range_events[r * batch_];  // a range's copy events are its first vector's
     re.copy_begin.record(c);
     load(first, len, reinterpret_cast<DeviceAffine*>(window_buffer(r)), c);
+    // The scalars' buffers of this parity were last read by range r - 2, which `released` covers. Only this
+    // thread uses the staging during a streamed run (the queuing thread reads the prefetched buffers).
+    for (std::size_t v = 0; v < prefetch_n_.size(); ++v)
+      if (first < prefetch_n_[v])
+        ws->staging->upload(prefetched_scalars(r % 2, v).data(), prefetch_in_[v].host + first,
+                            std::min(len, prefetch_n_[v] - first) * sizeof(Fr), c);
     re.copy_end.record(c);
     loaded[r % 2].record(c);
   }
@@ -655,6 +685,25 @@ struct Msm<Cfg>::Impl {
     if (lent_second) return lent_second;
     second_window.ensure(count);
     return second_window.data();
+  }
+
+  // Off with CUZK_GPU_SCALAR_PREFETCH=0 (for A/B runs): each range's host scalars are then uploaded on the
+  // compute stream before the range, by the queuing thread.
+  static bool scalar_prefetch_enabled() {
+    static const bool enabled = [] {
+      const char* value = std::getenv("CUZK_GPU_SCALAR_PREFETCH");
+      return !(value && std::string_view(value) == "0");
+    }();
+    return enabled;
+  }
+
+  // The device buffer of vector v's prefetched scalars for ranges of this parity: the workspace's scalar
+  // buffer for the first, the workspace's prefetch buffers for the others (MsmBytes::prefetch_scalars).
+  DeviceBuffer<Fr>& prefetched_scalars(std::size_t parity, std::size_t v) {
+    const std::size_t i = parity * batch_ + v;
+    if (i == 0) return ws->scalars;
+    while (ws->prefetch_scalars.size() < i) ws->prefetch_scalars.emplace_back();
+    return ws->prefetch_scalars[i - 1];
   }
 
   // Range [first, first + len) of the scalars on the device: in place, or uploaded into the workspace.

@@ -184,6 +184,11 @@ struct MsmBytes {
     const Shapes s = shapes(count, range, split, max_bits, sort_pairs);
     return std::size_t(s.whole.buckets) * s.whole.layout.windows * 2 * point_bytes;
   }
+  // A streamed run's scalars from host memory beyond the workspace's scalar buffer: two ranges per vector of
+  // the run (one being uploaded while the other is computed on), the workspace's buffer one of them.
+  static std::size_t prefetch_scalars(std::size_t range, std::size_t vectors) {
+    return (2 * std::max<std::size_t>(vectors, 1) - 1) * range * 32;
+  }
   // The group-agnostic scratch of one workspace: the sorted pairs in and out of one pass, the 0/1 split's
   // arrays, the scalars of host runs, CUB's sort of one window.
   static std::size_t workspace(std::size_t count, std::size_t range, bool split, unsigned max_bits = 22,

@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 #include <stdlib.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <optional>
 #include <string>
@@ -254,6 +255,29 @@ TEST(MemoryPlan, WitnessMsmsOfTwoPartitionsShareAPassWhereTheyStream) {
       std::printf("%s at %.0f GiB: %.1f GiB sent per partition in pairs, %.1f alone\n", label, gib,
                   double(batched.upload_bytes_per_partition) / double(kGiB),
                   double(alone.upload_bytes_per_partition) / double(kGiB));
+    }
+  }
+}
+
+// A streamed witness MSM whose scalars come from host memory uploads each range's scalars beside its bases
+// (gpu/msm_impl.cuh start_load), two ranges per vector of the pass: the plan counts those buffers, and only
+// there (with the constraints on the device the scalars are already on the device).
+TEST(MemoryPlan, StreamedHostScalarsAreCountedTwiceARange) {
+  for (const char* label : {"32GiB", "64GiB"}) {
+    const ProverShape shape = shape_of(label);
+    const std::size_t longest = std::max({shape.h, shape.l, shape.a, shape.b_g1, shape.b_g2});
+    for (double gib : {16.0, 24.0, 40.0, 80.0}) {
+      const DevicePlan plan = plan_at(shape, gib);
+      ASSERT_TRUE(plan.fits) << label << " at " << gib;
+      bool witness_streamed = false;
+      for (const VectorPlan& v : plan.vectors) witness_streamed |= v.id != BaseVectorId::kH && !v.resident;
+      if (plan.constraints_on_device || !witness_streamed) {
+        EXPECT_EQ(plan.scalar_prefetch_bytes, 0u) << label << " at " << gib;
+        continue;
+      }
+      const std::size_t range = std::min(plan.range, longest);
+      EXPECT_EQ(plan.scalar_prefetch_bytes, (2 * plan.witness_batch - 1) * range * 32) << label << " at " << gib;
+      EXPECT_GE(plan.msm_scratch_bytes, plan.scalar_prefetch_bytes) << label << " at " << gib;
     }
   }
 }
