@@ -200,166 +200,217 @@ std::size_t h_step_lendable_bytes(unsigned log_domain, unsigned buffers) {
 
 namespace {
 
-DevicePlan search_device_plans(const ProverShape& shape, const PlanRequest& request) {
-  const std::size_t longest = std::max({shape.h, shape.l, shape.a, shape.b_g1, shape.b_g2, std::size_t{1}});
-  const std::size_t abc_bytes = 3 * (shape.constraints + shape.inputs) * kFrBytes;
-  const std::size_t host_scalar_bytes = (shape.aux + shape.a + shape.b_g1) * kFrBytes;
-  const std::size_t witness = witness_device_bytes(shape) * std::max(1u, request.partitions_in_flight);
-  const std::size_t matrices = constraint_matrix_device_bytes(shape);
+// Each vector's MSM figures at one range and sort pass, whole scalars and split (h's endomorphism).
+struct MsmFigures {
+  std::size_t passes = 1, workspace = 0, shared_buckets = 0, own = 0, bucket_sums = 0;
+  double pass_cost = 0;  // the passes beyond each range's first, as PCIe bytes
+};
+using FigureTable = std::array<std::array<MsmFigures, 2>, 5>;  // [vector][split]
 
-  // (cost, -range up to 2^25, the endomorphism table first, -range, -sort pass) of the best plan so far;
-  // lower is better.
-  std::optional<std::tuple<double, int, int, std::size_t, int>> best_key;
+FigureTable msm_figures(const ProverShape& shape, std::size_t range, std::size_t sort_pairs) {
+  FigureTable figures{};
+  for (BaseVectorId id : kBaseVectors) {
+    const std::size_t count = count_of(shape, id);
+    if (count == 0) continue;
+    for (bool split : {false, true}) {
+      if (split && id != BaseVectorId::kH) continue;
+      MsmFigures& f = figures[static_cast<std::size_t>(id)][split];
+      const MsmBytes::Shapes shapes = MsmBytes::shapes(count, range, split, max_window_bits(id), sort_pairs);
+      f.passes = (shapes.one.layout.windows + shapes.pass_windows - 1) / shapes.pass_windows;
+      f.workspace = MsmBytes::workspace(count, range, split, max_window_bits(id), sort_pairs);
+      f.shared_buckets = shared_bucket_bytes(count, id, range, split, sort_pairs);
+      f.own = own_bytes(count, id, range, split, sort_pairs);
+      f.bucket_sums =
+          MsmBytes::bucket_sums(count, range, point_bytes(id), split, max_window_bits(id), sort_pairs);
+      f.pass_cost = double(MsmBytes::ranges_of(count, range)) * double(f.passes - 1) *
+                    (kPassOverheadBytes + kPassScalarBytes * double(std::min(range, count)));
+    }
+  }
+  return figures;
+}
+
+// What a shape moves and holds whatever the plan.
+struct ShapeBytes {
+  std::size_t longest = 1;       // the longest MSM
+  std::size_t abc = 0;           // a, b and c of the H step
+  std::size_t host_scalars = 0;  // the witness MSMs' scalars, made on the host with the constraints there
+  std::size_t witness = 0;   // the witnesses on the device (constraints there), of every partition in flight
+  std::size_t matrices = 0;  // the constraint matrices on the device
+};
+
+// One point of the search.
+struct Candidate {
+  bool constraints_on_device = false;
+  unsigned h_step_buffers = 3;
+  std::size_t range = 0;
+  std::size_t sort_pairs = 0;  // 0: every window of a range in one sort pass
+  unsigned resident = 0;       // bit i: kBaseVectors[i]'s bases stay on the device
+  unsigned witness_batch = 1;
+  bool h_endomorphism = false;
+};
+
+// The MSM part of a candidate: each vector resident or streamed, their tables, scratch and transfers, and
+// the cost of the streaming and the extra sort passes. Returns the score so far.
+double place_msm_vectors(DevicePlan& plan, const ProverShape& shape, const Candidate& c,
+                         const FigureTable& figures) {
+  std::size_t workspace = 0, shared_buckets = 0, g1_window_scratch = 0, g2_window_scratch = 0;
+  std::size_t batch_sums = 0;  // the bucket sums of a batch's further vector
+  double score = 0;
+  for (BaseVectorId id : kBaseVectors) {
+    const std::size_t i = static_cast<std::size_t>(id);
+    VectorPlan& v = plan.vectors[i];
+    v.id = id;
+    v.count = count_of(shape, id);
+    v.bytes = v.count * point_bytes(id);
+    v.resident = (c.resident >> i) & 1;
+    const bool split = id == BaseVectorId::kH && c.h_endomorphism && v.resident;
+    const MsmFigures& f = figures[i][split];
+    v.passes = f.passes;
+    workspace = std::max(workspace, f.workspace);
+    shared_buckets = std::max(shared_buckets, f.shared_buckets);
+    score += f.pass_cost;
+    if (v.resident) {
+      v.scratch = f.own;
+      plan.bases_bytes += MsmBytes::table(v.count, point_bytes(id), split);
+      plan.msm_scratch_bytes += v.scratch;
+    } else if (v.count > 0) {
+      // Streamed vectors share one window MSM per group, sized for the largest of them.
+      std::size_t& window_scratch = id == BaseVectorId::kBG2 ? g2_window_scratch : g1_window_scratch;
+      window_scratch = std::max(window_scratch, f.own);
+      // The witness MSMs of a batch share each window's transfer; h's MSM is one partition's.
+      const std::size_t shared_by = id == BaseVectorId::kH ? 1 : c.witness_batch;
+      plan.upload_bytes_per_partition += v.bytes / shared_by;
+      score += (id == BaseVectorId::kH ? 0.5 : 1.0) * double(v.bytes) / double(shared_by);
+      if (id != BaseVectorId::kH) batch_sums = std::max(batch_sums, f.bucket_sums);
+    }
+  }
+  // The endomorphism table's constructor copies h's bases into a buffer twice their size before it frees
+  // the given one: for a moment, h's bases three times (the workspace is not made yet).
+  const std::size_t endo_transient = c.h_endomorphism ? plan.vector(BaseVectorId::kH).bytes : 0;
+  plan.msm_scratch_bytes += g1_window_scratch + g2_window_scratch;
+  plan.msm_scratch_bytes +=
+      std::max(workspace + shared_buckets + (c.witness_batch - 1) * batch_sums, endo_transient);
+  return score;
+}
+
+// The window buffers of the streamed groups. Two per group (one being filled while the other is computed
+// on). The MSMs run after the H step, which leaves h in its first buffer: the other two are free until the
+// next partition's H step, so the windows of both groups (which never run at once) are placed there when a
+// window fits in one of them (windows_in_h_step). (The setup's decoding scratch, kDecodeWindowPoints G2
+// points, is freed before the H step's buffers are made.)
+void place_windows(DevicePlan& plan, const ProverShape& shape, const PlanRequest& request,
+                   const Candidate& c) {
+  const bool g1_streamed = std::any_of(plan.vectors.begin(), plan.vectors.end(), [](const VectorPlan& v) {
+    return !v.resident && v.count > 0 && v.id != BaseVectorId::kBG2;
+  });
+  const bool g2_streamed =
+      !plan.vector(BaseVectorId::kBG2).resident && plan.vector(BaseVectorId::kBG2).count > 0;
+  const std::size_t h_step_lendable =
+      shape.h > 0 ? h_step_lendable_bytes(shape.log_domain(), c.h_step_buffers) : 0;
+  const std::size_t g1_window = g1_streamed ? c.range * kG1Point : 0;
+  const std::size_t g2_window = g2_streamed ? std::min(c.range, shape.b_g2) * kG2Point : 0;
+  plan.windows_in_h_step = request.windows_in_h_step && (g1_streamed || g2_streamed) &&
+                           std::max(g1_window, g2_window) <= h_step_lendable;
+  if (!plan.windows_in_h_step) plan.window_bytes = 2 * (g1_window + g2_window);
+}
+
+// The whole plan of one candidate, its need and its cost (PCIe bytes and their equivalents; lower is
+// better).
+DevicePlan candidate_plan(const ProverShape& shape, const PlanRequest& request, const ShapeBytes& bytes,
+                          const Candidate& c, const FigureTable& figures) {
+  DevicePlan plan;
+  plan.budget = request.budget;
+  plan.range = c.range;
+  plan.sort_pairs = c.sort_pairs;
+  plan.constraints_on_device = c.constraints_on_device;
+  plan.h_endomorphism = c.h_endomorphism;
+  plan.h_step_bytes = h_step_device_bytes(shape.log_domain(), c.h_step_buffers);
+  plan.h_step_buffers = c.h_step_buffers;
+  plan.witness_batch = c.witness_batch;
+  // Two buffers: c's upload waits for the product of a and b instead of overlapping the transforms, as if
+  // it were sent once more.
+  double score = c.h_step_buffers == 2 ? double(bytes.abc / 3) : 0.0;
+  score += place_msm_vectors(plan, shape, c, figures);
+  // Streamed witness MSMs with their scalars in host memory upload each range's scalars beside its bases,
+  // into buffers of their own (gpu/msm_impl.cuh start_load).
+  const bool witness_streamed = (c.resident | 1u) != 31;
+  if (!c.constraints_on_device && witness_streamed) {
+    plan.scalar_prefetch_bytes =
+        MsmBytes::prefetch_scalars(std::min(c.range, bytes.longest), c.witness_batch);
+    plan.msm_scratch_bytes += plan.scalar_prefetch_bytes;
+  }
+  place_windows(plan, shape, request, c);
+  if (c.constraints_on_device) {
+    plan.constraints_bytes = bytes.matrices;
+    // The witness, and the A and B MSMs' dense scalars gathered from it (into the MSM workspace's scalar
+    // buffer, one vector at a time).
+    plan.witness_bytes = bytes.witness + std::max(shape.a, shape.b_g1) * kFrBytes;
+    plan.upload_bytes_per_partition += shape.witness_count() * kFrBytes;
+    score += double(shape.witness_count() * kFrBytes);
+  } else {
+    plan.upload_bytes_per_partition += bytes.abc + bytes.host_scalars;
+    score += double(bytes.abc + bytes.host_scalars) + kHostConstraintsBytes;
+  }
+  // (Ranges of 2^25 points and more are counted as 2^25: their overhead is lost in the arithmetic, and the
+  // ties between them go to the tables below.)
+  for (const VectorPlan& v : plan.vectors)
+    score +=
+        kRangeOverheadBytes * double(MsmBytes::ranges_of(v.count, std::min(c.range, std::size_t{1} << 25)));
+  plan.need = plan.bases_bytes + plan.h_step_bytes + plan.msm_scratch_bytes + plan.window_bytes +
+              plan.constraints_bytes + plan.witness_bytes;
+  plan.cost = score;
+  plan.fits = plan.need <= request.budget;
+  return plan;
+}
+
+// Every candidate, the cheapest that fits (ties: the larger range up to 2^25, the endomorphism table, the
+// larger range, the fewer sort passes); where none fits, the smallest, marked as not fitting.
+DevicePlan search_device_plans(const ProverShape& shape, const PlanRequest& request) {
+  ShapeBytes bytes;
+  bytes.longest = std::max({shape.h, shape.l, shape.a, shape.b_g1, shape.b_g2, std::size_t{1}});
+  bytes.abc = 3 * (shape.constraints + shape.inputs) * kFrBytes;
+  bytes.host_scalars = (shape.aux + shape.a + shape.b_g1) * kFrBytes;
+  bytes.witness = witness_device_bytes(shape) * std::max(1u, request.partitions_in_flight);
+  bytes.matrices = constraint_matrix_device_bytes(shape);
+
+  std::optional<std::tuple<double, int, int, std::size_t, int>> best_key;  // lower is better
   DevicePlan best;
-  DevicePlan smallest;  // every vector streamed, smallest range, constraints on the host
-  bool have_smallest = false;
+  std::optional<DevicePlan> smallest;  // every vector streamed, constraints on the host
 
   std::vector<bool> constraint_options = {false};
   if (request.device_constraints) constraint_options.insert(constraint_options.begin(), true);
+  Candidate c;
   for (bool on_device : constraint_options) {
+    c.constraints_on_device = on_device;
     for (unsigned buffers : {3u, 2u}) {
       if (buffers == 2 && (on_device || shape.h == 0 || !request.two_buffer_h_step)) continue;
-      const std::size_t h_step = h_step_device_bytes(shape.log_domain(), buffers);
-      const std::size_t h_step_lendable =
-          shape.h > 0 ? h_step_lendable_bytes(shape.log_domain(), buffers) : 0;
-      // Two buffers: c's upload waits for the product of a and b instead of overlapping the transforms, as
-      // if it were sent once more.
-      const double h_step_cost = buffers == 2 ? double(abc_bytes / 3) : 0.0;
+      c.h_step_buffers = buffers;
       for (unsigned range_log = kMaxRangeLog; range_log >= kMinRangeLog; --range_log) {
-        const std::size_t range = std::min(std::size_t{1} << range_log, std::max<std::size_t>(longest, 1));
-        if ((std::size_t{1} << range_log) > 2 * longest && range_log > kMinRangeLog) continue;
+        c.range = std::min(std::size_t{1} << range_log, bytes.longest);
+        if ((std::size_t{1} << range_log) > 2 * bytes.longest && range_log > kMinRangeLog) continue;
         for (unsigned sort_log = kMaxSortLog; sort_log >= kMinSortLog; --sort_log) {
-          const std::size_t sort_pairs = sort_log == kMaxSortLog ? 0 : std::size_t{1} << sort_log;
-          // Each vector's MSM figures at this range and sort pass, whole scalars and split (h's
-          // endomorphism).
-          struct MsmFigures {
-            std::size_t passes = 1, workspace = 0, shared_buckets = 0, own = 0, bucket_sums = 0;
-            double pass_cost = 0;  // the passes beyond each range's first, as PCIe bytes
-          };
-          std::array<std::array<MsmFigures, 2>, 5> figures{};
-          for (BaseVectorId id : kBaseVectors) {
-            const std::size_t count = count_of(shape, id);
-            if (count == 0) continue;
-            for (bool split : {false, true}) {
-              if (split && id != BaseVectorId::kH) continue;
-              MsmFigures& f = figures[static_cast<std::size_t>(id)][split];
-              const MsmBytes::Shapes shapes =
-                  MsmBytes::shapes(count, range, split, max_window_bits(id), sort_pairs);
-              f.passes = (shapes.one.layout.windows + shapes.pass_windows - 1) / shapes.pass_windows;
-              f.workspace = MsmBytes::workspace(count, range, split, max_window_bits(id), sort_pairs);
-              f.shared_buckets = shared_bucket_bytes(count, id, range, split, sort_pairs);
-              f.own = own_bytes(count, id, range, split, sort_pairs);
-              f.bucket_sums = MsmBytes::bucket_sums(count, range, point_bytes(id), split, max_window_bits(id),
-                                                    sort_pairs);
-              f.pass_cost = double(MsmBytes::ranges_of(count, range)) * double(f.passes - 1) *
-                            (kPassOverheadBytes + kPassScalarBytes * double(std::min(range, count)));
-            }
-          }
-          for (unsigned subset = 0; subset < 32; ++subset) {
-            // A batch needs a streamed witness vector (l, a, b_g1, b_g2: h is bit 0) and their scalars on the
-            // host.
-            const bool witness_streamed = (subset | 1u) != 31;
-            for (unsigned batch = 1; batch <= std::max(1u, request.max_witness_batch); ++batch) {
-              if (batch > 1 && (on_device || !witness_streamed)) continue;
+          c.sort_pairs = sort_log == kMaxSortLog ? 0 : std::size_t{1} << sort_log;
+          const FigureTable figures = msm_figures(shape, c.range, c.sort_pairs);
+          for (c.resident = 0; c.resident < 32; ++c.resident) {
+            // A batch needs a streamed witness vector (l, a, b_g1, b_g2: h is bit 0) and their scalars on
+            // the host.
+            const bool witness_streamed = (c.resident | 1u) != 31;
+            for (c.witness_batch = 1; c.witness_batch <= std::max(1u, request.max_witness_batch);
+                 ++c.witness_batch) {
+              if (c.witness_batch > 1 && (on_device || !witness_streamed)) continue;
               for (bool endo : {true, false}) {
-                if (endo && (subset != 31 || shape.h == 0))
-                  continue;  // the table only beside every other base
-                DevicePlan plan;
-                plan.budget = request.budget;
-                plan.range = range;
-                plan.sort_pairs = sort_pairs;
-                plan.constraints_on_device = on_device;
-                plan.h_endomorphism = endo;
-                plan.h_step_bytes = h_step;
-                plan.h_step_buffers = buffers;
-                plan.witness_batch = batch;
-                std::size_t workspace = 0, shared_buckets = 0, g1_window_scratch = 0, g2_window_scratch = 0;
-                std::size_t batch_sums = 0;  // the bucket sums of a batch's further vector
-                bool g1_streamed = false, g2_streamed = false;
-                double score = h_step_cost;
-                for (BaseVectorId id : kBaseVectors) {
-                  const std::size_t i = static_cast<std::size_t>(id);
-                  VectorPlan& v = plan.vectors[i];
-                  v.id = id;
-                  v.count = count_of(shape, id);
-                  v.bytes = v.count * point_bytes(id);
-                  v.resident = (subset >> i) & 1;
-                  const bool split = id == BaseVectorId::kH && endo && v.resident;
-                  const MsmFigures& f = figures[i][split];
-                  v.passes = f.passes;
-                  workspace = std::max(workspace, f.workspace);
-                  shared_buckets = std::max(shared_buckets, f.shared_buckets);
-                  score += f.pass_cost;
-                  if (v.resident) {
-                    v.scratch = f.own;
-                    plan.bases_bytes += MsmBytes::table(v.count, point_bytes(id), split);
-                    plan.msm_scratch_bytes += v.scratch;
-                  } else if (v.count > 0) {
-                    // Streamed vectors share one window MSM per group, sized for the largest of them.
-                    std::size_t& window_scratch =
-                        id == BaseVectorId::kBG2 ? g2_window_scratch : g1_window_scratch;
-                    window_scratch = std::max(window_scratch, f.own);
-                    (id == BaseVectorId::kBG2 ? g2_streamed : g1_streamed) = true;
-                    // The witness MSMs of a batch share each window's transfer; h's MSM is one partition's.
-                    const std::size_t shared_by = id == BaseVectorId::kH ? 1 : batch;
-                    plan.upload_bytes_per_partition += v.bytes / shared_by;
-                    score += (id == BaseVectorId::kH ? 0.5 : 1.0) * double(v.bytes) / double(shared_by);
-                    if (id != BaseVectorId::kH) batch_sums = std::max(batch_sums, f.bucket_sums);
-                  }
-                }
-                // The endomorphism table's constructor copies h's bases into a buffer twice their size before
-                // it frees the given one: for a moment, h's bases three times (the workspace is not made
-                // yet).
-                const std::size_t endo_transient = endo ? plan.vector(BaseVectorId::kH).bytes : 0;
-                plan.msm_scratch_bytes += g1_window_scratch + g2_window_scratch;
-                plan.msm_scratch_bytes +=
-                    std::max(workspace + shared_buckets + (batch - 1) * batch_sums, endo_transient);
-                // Streamed witness MSMs with their scalars in host memory upload each range's scalars beside
-                // its bases, into buffers of their own (gpu/msm_impl.cuh start_load).
-                if (!on_device && witness_streamed) {
-                  plan.scalar_prefetch_bytes = MsmBytes::prefetch_scalars(std::min(range, longest), batch);
-                  plan.msm_scratch_bytes += plan.scalar_prefetch_bytes;
-                }
-                // Two window buffers per streamed group (one being filled while the other is computed on).
-                // The MSMs run after the H step, which leaves h in its first buffer: the other two are free
-                // until the next partition's H step, so the windows of both groups (which never run at once)
-                // are placed there when a window fits in one of them (windows_in_h_step). (The setup's
-                // decoding scratch, kDecodeWindowPoints G2 points, is freed before the H step's buffers are
-                // made.)
-                const std::size_t g1_window = g1_streamed ? range * kG1Point : 0;
-                const std::size_t g2_window = g2_streamed ? std::min(range, shape.b_g2) * kG2Point : 0;
-                plan.windows_in_h_step = request.windows_in_h_step && (g1_streamed || g2_streamed) &&
-                                         std::max(g1_window, g2_window) <= h_step_lendable;
-                if (!plan.windows_in_h_step) plan.window_bytes = 2 * (g1_window + g2_window);
-                if (on_device) {
-                  plan.constraints_bytes = matrices;
-                  // The witness, and the A and B MSMs' dense scalars gathered from it (into the MSM
-                  // workspace's scalar buffer, one vector at a time).
-                  plan.witness_bytes = witness + std::max(shape.a, shape.b_g1) * kFrBytes;
-                  plan.upload_bytes_per_partition += shape.witness_count() * kFrBytes;
-                  score += double(shape.witness_count() * kFrBytes);
-                } else {
-                  plan.upload_bytes_per_partition += abc_bytes + host_scalar_bytes;
-                  score += double(abc_bytes + host_scalar_bytes) + kHostConstraintsBytes;
-                }
-                // (Ranges of 2^25 points and more are counted as 2^25: their overhead is lost in the
-                // arithmetic, and the ties between them go to the tables below.)
-                for (const VectorPlan& v : plan.vectors)
-                  score += kRangeOverheadBytes *
-                           double(MsmBytes::ranges_of(v.count, std::min(range, std::size_t{1} << 25)));
-                plan.need = plan.bases_bytes + plan.h_step_bytes + plan.msm_scratch_bytes +
-                            plan.window_bytes + plan.constraints_bytes + plan.witness_bytes;
-                plan.cost = score;
-                plan.fits = plan.need <= request.budget;
-                if (subset == 0 && !on_device && (!have_smallest || plan.need < smallest.need)) {
+                // The table only beside every other base.
+                if (endo && (c.resident != 31 || shape.h == 0)) continue;
+                c.h_endomorphism = endo;
+                const DevicePlan plan = candidate_plan(shape, request, bytes, c, figures);
+                if (c.resident == 0 && !on_device && (!smallest || plan.need < smallest->need))
                   smallest = plan;
-                  have_smallest = true;
-                }
                 if (!plan.fits) continue;
                 // Ranges of 2^25 and more differ little (their bucket carry-over is a few percent of the
                 // work).
                 const int range_rank = -int(std::min(range_log, 25u));
-                const auto key = std::make_tuple(score, range_rank, endo ? 0 : 1, ~range, -int(sort_log));
+                const auto key =
+                    std::make_tuple(plan.cost, range_rank, endo ? 0 : 1, ~c.range, -int(sort_log));
                 if (!best_key || key < *best_key) {
                   best_key = key;
                   best = plan;
@@ -372,8 +423,9 @@ DevicePlan search_device_plans(const ProverShape& shape, const PlanRequest& requ
     }
   }
   if (best_key) return best;
-  smallest.fits = false;
-  return smallest;
+  DevicePlan none = smallest.value_or(DevicePlan{});
+  none.fits = false;
+  return none;
 }
 
 }  // namespace
