@@ -1,7 +1,7 @@
-// What the MSM's parts share (gpu/msm_impl.cuh, gpu/msm_reduction.cuh): the device field of each group,
-// whole-structure vector loads and stores, the window layout of the scalars' bits and Pippenger's shape
-// (window size, buckets, chunks) chosen from it, and the block-wide point sum. Included by those two only
-// (each .cu that includes them is one translation unit).
+// What the MSM's parts share (gpu/msm_kernels.cuh, gpu/msm_impl.cuh, gpu/msm_reduction.cuh): the device
+// field of each group, whole-structure vector loads and stores, the window layout of the scalars' bits and
+// Pippenger's shape (window size, buckets, chunks) chosen from it, and the block-wide point sum. Included
+// by those only (each .cu that includes them is one translation unit).
 #pragma once
 #include <algorithm>
 #include <cstdint>

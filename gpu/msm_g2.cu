@@ -1,7 +1,7 @@
-// Instantiation of the MSM and its test-input generator for G2 (see msm_impl.cuh and
+// Instantiation of the MSM and its test-input generator for G2 (see msm_definitions.cuh and
 // msm_generated_points.cuh).
 #include "gpu/msm_generated_points.cuh"
-#include "gpu/msm_impl.cuh"
+#include "gpu/msm_definitions.cuh"
 
 namespace cuzk::gpu {
 

@@ -1,6 +1,6 @@
 // Benchmark and test inputs for the MSM made on the device: generate_points_on_device (declared in
 // msm.hpp), distinct points by a walk from a start point per thread, converted to affine with one
-// inversion per thread. msm_g1.cu and msm_g2.cu include it with msm_impl.cuh and instantiate it.
+// inversion per thread. msm_g1.cu and msm_g2.cu include it with msm_definitions.cuh and instantiate it.
 #pragma once
 
 #include <algorithm>
