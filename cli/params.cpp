@@ -253,22 +253,24 @@ CLI::Validator sector_size_validator() {
       "SIZE", "SectorSize");
 }
 
+namespace {
+
 // Option groups of `cuzk params setup --help`.
 constexpr const char* kPorepSetupGroup = "PoRep circuit";
 constexpr const char* kDemoSetupGroup = "Built-in demo circuit";
 
-void register_params_commands(CLI::App& app) {
-  CLI::App* params =
-      app.add_subcommand("params", "Filecoin Groth16 parameter files: names, digests, structure");
-  params->require_subcommand(1);
-
+// `cuzk params names`.
+void add_names_command(CLI::App* params) {
   auto sector_size = std::make_shared<std::string>();
   CLI::App* names = params->add_subcommand(
       "names", "Print the v28 .params/.vk file names (rust-fil-proofs parameter_cache.rs)");
   names->add_option("--sector-size", *sector_size, "Only this size: 2KiB 8MiB 512MiB 32GiB 64GiB or bytes")
       ->check(sector_size_validator());
   names->callback([sector_size] { run_names(*sector_size); });
+}
 
+// `cuzk params check`.
+void add_check_command(CLI::App* params) {
   auto params_dir = std::make_shared<std::string>();
   auto check_size = std::make_shared<std::string>();
   CLI::App* check =
@@ -281,7 +283,10 @@ void register_params_commands(CLI::App& app) {
       "Parameter directory (default: $FIL_PROOFS_PARAMETER_CACHE or /var/tmp/filecoin-proof-parameters)");
   check->add_option("--sector-size", *check_size, "Only this size")->check(sector_size_validator());
   check->callback([params_dir, check_size] { run_check(*params_dir, *check_size); });
+}
 
+// `cuzk params info`.
+void add_info_command(CLI::App* params) {
   auto info_file = std::make_shared<std::string>();
   auto check_points = std::make_shared<bool>(false);
   auto digest = std::make_shared<bool>(false);
@@ -292,7 +297,10 @@ void register_params_commands(CLI::App& app) {
                  "Also decode every .params point with the full checks (slow for large sectors)");
   info->add_flag("--digest", *digest, "Also compute the BLAKE2b digest and compare it with parameters.json");
   info->callback([info_file, check_points, digest] { run_info(*info_file, *check_points, *digest); });
+}
 
+// `cuzk params setup`: its options for the PoRep circuit and for the demo circuit, and the run of either.
+void add_setup_command(CLI::App* params) {
   auto setup_circuit = std::make_shared<std::string>();
   auto setup_out = std::make_shared<std::string>();
   auto porep_flags = std::make_shared<PorepSetupFlags>();
@@ -360,6 +368,18 @@ void register_params_commands(CLI::App& app) {
     }
     run_porep_setup(*porep_flags);
   });
+}
+
+}  // namespace
+
+void register_params_commands(CLI::App& app) {
+  CLI::App* params =
+      app.add_subcommand("params", "Filecoin Groth16 parameter files: names, digests, structure");
+  params->require_subcommand(1);
+  add_names_command(params);
+  add_check_command(params);
+  add_info_command(params);
+  add_setup_command(params);
 }
 
 }  // namespace cuzk::cli

@@ -1,3 +1,5 @@
+// The upload of a .params file's base vectors to the GPU: read in parallel into device or pinned host
+// memory (or left in the file, streamed for every MSM), then decoded and checked on the device.
 #include <fcntl.h>
 #include <sys/mman.h>
 #include <unistd.h>
@@ -255,6 +257,137 @@ void pread_all(int fd, const std::string& path, std::byte* dst, std::size_t byte
 // that the first copy starts early and every reader thread gets work from a 2^20-point window.
 constexpr std::size_t kStreamPieceBytes = std::size_t{16} << 20;
 
+// Seconds from `start` to now.
+double seconds_since(std::chrono::steady_clock::time_point start) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+}
+
+// Where a vector's points start in the file: after its u32 length.
+std::uint64_t data_offset_of(const groth16::ParametersInfo::Vector& v) {
+  return v.length_offset + groth16::kLengthBytes;
+}
+
+// The file's base vectors, as read_parameters_info found them.
+struct FileVectors {
+  const groth16::ParametersInfo::Vector& h;
+  const groth16::ParametersInfo::Vector& l;
+  const groth16::ParametersInfo::Vector& a;
+  const groth16::ParametersInfo::Vector& b_g1;
+  const groth16::ParametersInfo::Vector& b_g2;
+};
+
+// Places every vector as `placement` says: on the device, streamed from the file, or in pinned host memory.
+void allocate_bases(DeviceParameterBases& out, const FileVectors& v, const BasePlacement& placement,
+                    const std::string& path, unsigned reader_threads) {
+  allocate(out.h, v.h.count, placement.h, placement, path, data_offset_of(v.h), reader_threads);
+  allocate(out.l, v.l.count, placement.l, placement, path, data_offset_of(v.l), reader_threads);
+  allocate(out.a, v.a.count, placement.a, placement, path, data_offset_of(v.a), reader_threads);
+  allocate(out.b_g1, v.b_g1.count, placement.b_g1, placement, path, data_offset_of(v.b_g1), reader_threads);
+  allocate(out.b_g2, v.b_g2.count, placement.b_g2, placement, path, data_offset_of(v.b_g2), reader_threads);
+}
+
+// The pieces of one vector for the readers; none for a vector streamed from the file (its own loads read
+// it, and decode_vector checks it).
+template <class DeviceAffine>
+void add_vector_pieces(std::vector<Piece>& pieces, LoadedVector<DeviceAffine>& vec,
+                       const groth16::ParametersInfo::Vector& v, bool resident) {
+  if (vec.file) return;
+  add_pieces(pieces, data_offset_of(v), vec.count * sizeof(DeviceAffine), sizeof(DeviceAffine),
+             destination(vec), resident);
+}
+
+// The pieces of the file that the readers bring to the vectors' places, in file order.
+std::vector<Piece> pieces_to_read(DeviceParameterBases& out, const FileVectors& v,
+                                  const BasePlacement& placement) {
+  std::vector<Piece> pieces;
+  add_vector_pieces(pieces, out.h, v.h, placement.h);
+  add_vector_pieces(pieces, out.l, v.l, placement.l);
+  add_vector_pieces(pieces, out.a, v.a, placement.a);
+  add_vector_pieces(pieces, out.b_g1, v.b_g1, placement.b_g1);
+  add_vector_pieces(pieces, out.b_g2, v.b_g2, placement.b_g2);
+  return pieces;
+}
+
+// Launches the decoding kernel of the points' group on `count` points; `first_index` is the index of
+// points[0] in its vector, and the first bad point goes to *fault.
+template <class DeviceAffine>
+void launch_decode(DeviceAffine* points, std::size_t count, std::size_t first_index, FirstFault* fault,
+                   cudaStream_t stream) {
+  if (count == 0) return;
+  constexpr unsigned kBlock = 256;
+  const unsigned blocks = static_cast<unsigned>((count + kBlock - 1) / kBlock);
+  if constexpr (std::is_same_v<DeviceAffine, G1Msm::DeviceAffine>) {
+    decode_g1_in_place<<<blocks, kBlock, 0, stream>>>(reinterpret_cast<DevAffine<DevFp>*>(points), count,
+                                                      first_index, fault);
+  } else {
+    decode_g2_in_place<<<blocks, kBlock, 0, stream>>>(reinterpret_cast<DevAffine<DevFp2>*>(points), count,
+                                                      first_index, fault);
+  }
+  CUDA_LAUNCH_OK();
+}
+
+// Decodes one vector on `stream`, its first bad point to *fault: a resident one in place, a host-bound one a
+// window at a time through the device `scratch` (G2-sized: room for a window of either group), one streamed
+// from the file through its own loads (which keep their own fault).
+template <class DeviceAffine>
+void decode_vector(LoadedVector<DeviceAffine>& vec, FirstFault* fault, const BasePlacement& placement,
+                   DeviceBuffer<G2Msm::DeviceAffine>& scratch, cudaStream_t stream) {
+  if (vec.device.size() > 0 || vec.count == 0) {
+    return launch_decode(vec.device.data(), vec.count, 0, fault, stream);
+  }
+  const std::size_t window = std::max<std::size_t>(1, placement.decode_window);
+  scratch.ensure(window);
+  auto* device = reinterpret_cast<DeviceAffine*>(scratch.data());
+  if (vec.file) {  // read and decoded through the path of every later load, the points checked now
+    for (std::size_t first = 0; first < vec.count; first += window)
+      vec.file->load(first, std::min(window, vec.count - first), device, stream);
+    return;
+  }
+  for (std::size_t first = 0; first < vec.count; first += window) {
+    const std::size_t n = std::min(window, vec.count - first);
+    CUDA_OK(cudaMemcpyAsync(device, vec.host.data() + first, n * sizeof(DeviceAffine), cudaMemcpyHostToDevice,
+                            stream));
+    launch_decode(device, n, first, fault, stream);
+    CUDA_OK(cudaMemcpyAsync(vec.host.data() + first, device, n * sizeof(DeviceAffine), cudaMemcpyDeviceToHost,
+                            stream));
+  }
+}
+
+// Decodes every vector on a stream of its own and waits for the device; returns each vector's first fault
+// (in file order), and the seconds it took in `seconds`.
+std::vector<FirstFault> decode_bases(DeviceParameterBases& out, const BasePlacement& placement,
+                                     double& seconds) {
+  const auto start = std::chrono::steady_clock::now();
+  Stream stream;
+  DeviceBuffer<FirstFault> faults(5);
+  std::vector<FirstFault> none(5, kNoFault);
+  faults.upload(std::span<const FirstFault>(none), stream);
+  DeviceBuffer<G2Msm::DeviceAffine> scratch;
+  decode_vector(out.h, faults.data() + 0, placement, scratch, stream);
+  decode_vector(out.l, faults.data() + 1, placement, scratch, stream);
+  decode_vector(out.a, faults.data() + 2, placement, scratch, stream);
+  decode_vector(out.b_g1, faults.data() + 3, placement, scratch, stream);
+  decode_vector(out.b_g2, faults.data() + 4, placement, scratch, stream);
+  std::vector<FirstFault> found(5);
+  faults.download(std::span<FirstFault>(found), stream);
+  stream.synchronize();
+  seconds = seconds_since(start);
+  return found;
+}
+
+// Throws for the first bad point: a file-streamed vector's first, then the others' in file order.
+void check_bases(const DeviceParameterBases& out, const std::vector<FirstFault>& found,
+                 const std::string& path, const FileVectors& v) {
+  for (const FileVectorSource* file :
+       {out.h.file.get(), out.l.file.get(), out.a.file.get(), out.b_g1.file.get(), out.b_g2.file.get()})
+    if (file) file->check();
+  check_decoded<G1Msm::DeviceAffine>(found[0], path, v.h);
+  check_decoded<G1Msm::DeviceAffine>(found[1], path, v.l);
+  check_decoded<G1Msm::DeviceAffine>(found[2], path, v.a);
+  check_decoded<G1Msm::DeviceAffine>(found[3], path, v.b_g1);
+  check_decoded<G2Msm::DeviceAffine>(found[4], path, v.b_g2);
+}
+
 }  // namespace
 
 // The file's bytes [offset, offset + bytes) mapped read-only from the page below `offset`, and registered
@@ -418,105 +551,25 @@ DeviceParameterBases upload_parameter_bases(const std::string& path, const groth
   });
 
   DeviceParameterBases out;
-  const auto& h = info.vector("h");
-  const auto& l = info.vector("l");
-  const auto& a = info.vector("a");
-  const auto& b_g1 = info.vector("b_g1");
-  const auto& b_g2 = info.vector("b_g2");
-  auto data_offset = [](const groth16::ParametersInfo::Vector& v) {
-    return v.length_offset + groth16::kLengthBytes;
-  };
-  allocate(out.h, h.count, placement.h, placement, path, data_offset(h), reader_threads);
-  allocate(out.l, l.count, placement.l, placement, path, data_offset(l), reader_threads);
-  allocate(out.a, a.count, placement.a, placement, path, data_offset(a), reader_threads);
-  allocate(out.b_g1, b_g1.count, placement.b_g1, placement, path, data_offset(b_g1), reader_threads);
-  allocate(out.b_g2, b_g2.count, placement.b_g2, placement, path, data_offset(b_g2), reader_threads);
-
-  std::vector<Piece> pieces;
-  auto add = [&](auto& vec, const groth16::ParametersInfo::Vector& v, bool resident) {
-    using DA = typename std::remove_reference_t<decltype(vec.device)>::value_type;
-    if (vec.file) return;  // read by its own loads, checked below
-    add_pieces(pieces, data_offset(v), vec.count * sizeof(DA), sizeof(DA), destination(vec), resident);
-  };
-  add(out.h, h, placement.h);
-  add(out.l, l, placement.l);
-  add(out.a, a, placement.a);
-  add(out.b_g1, b_g1, placement.b_g1);
-  add(out.b_g2, b_g2, placement.b_g2);
+  const FileVectors vectors{info.vector("h"), info.vector("l"), info.vector("a"), info.vector("b_g1"),
+                            info.vector("b_g2")};
+  allocate_bases(out, vectors, placement, path, reader_threads);
+  const std::vector<Piece> pieces = pieces_to_read(out, vectors, placement);
 
   ParameterUploadStats local;
   ParameterUploadStats& s = stats ? *stats : local;
   s.reader_threads = reader_threads;
   s.bytes = (out.h.count + out.l.count + out.a.count + out.b_g1.count) * sizeof(G1Msm::DeviceAffine) +
             out.b_g2.count * sizeof(G2Msm::DeviceAffine);
-  s.page_cache_fraction = resident_fraction(fd, data_offset(h), s.bytes);
+  s.page_cache_fraction = resident_fraction(fd, data_offset_of(vectors.h), s.bytes);
   posix_fadvise(fd, 0, 0, POSIX_FADV_SEQUENTIAL);
 
-  auto start = std::chrono::steady_clock::now();
+  const auto start = std::chrono::steady_clock::now();
   read_pieces(fd, path, pieces, reader_threads);
-  auto seconds_since = [](auto t) {
-    return std::chrono::duration<double>(std::chrono::steady_clock::now() - t).count();
-  };
   s.read_seconds = seconds_since(start);
 
-  start = std::chrono::steady_clock::now();
-  Stream stream;
-  DeviceBuffer<FirstFault> faults(5);
-  std::vector<FirstFault> none(5, kNoFault);
-  faults.upload(std::span<const FirstFault>(none), stream);
-  constexpr unsigned kBlock = 256;
-  auto blocks = [](std::size_t n) { return static_cast<unsigned>((n + kBlock - 1) / kBlock); };
-  // Resident vectors are decoded in place; host-bound ones a window at a time through a device scratch.
-  DeviceBuffer<G2Msm::DeviceAffine> scratch;
-  auto decode = [&](auto& vec, int k) {
-    using DA = typename std::remove_reference_t<decltype(vec.device)>::value_type;
-    constexpr bool kG1 = std::is_same_v<DA, G1Msm::DeviceAffine>;
-    auto launch = [&](DA* points, std::size_t count, std::size_t first_index) {
-      if (count == 0) return;
-      if constexpr (kG1) {
-        decode_g1_in_place<<<blocks(count), kBlock, 0, stream>>>(reinterpret_cast<DevAffine<DevFp>*>(points),
-                                                                 count, first_index, faults.data() + k);
-      } else {
-        decode_g2_in_place<<<blocks(count), kBlock, 0, stream>>>(reinterpret_cast<DevAffine<DevFp2>*>(points),
-                                                                 count, first_index, faults.data() + k);
-      }
-      CUDA_LAUNCH_OK();
-    };
-    if (vec.device.size() > 0 || vec.count == 0) return launch(vec.device.data(), vec.count, 0);
-    const std::size_t window = std::max<std::size_t>(1, placement.decode_window);
-    scratch.ensure(window);  // G2-sized: room for a window of either group
-    auto* device = reinterpret_cast<DA*>(scratch.data());
-    if (vec.file) {  // read and decoded through the path of every later load, the points checked now
-      for (std::size_t first = 0; first < vec.count; first += window)
-        vec.file->load(first, std::min(window, vec.count - first), device, stream);
-      return;
-    }
-    for (std::size_t first = 0; first < vec.count; first += window) {
-      const std::size_t n = std::min(window, vec.count - first);
-      CUDA_OK(
-          cudaMemcpyAsync(device, vec.host.data() + first, n * sizeof(DA), cudaMemcpyHostToDevice, stream));
-      launch(device, n, first);
-      CUDA_OK(
-          cudaMemcpyAsync(vec.host.data() + first, device, n * sizeof(DA), cudaMemcpyDeviceToHost, stream));
-    }
-  };
-  decode(out.h, 0);
-  decode(out.l, 1);
-  decode(out.a, 2);
-  decode(out.b_g1, 3);
-  decode(out.b_g2, 4);
-  std::vector<FirstFault> found(5);
-  faults.download(std::span<FirstFault>(found), stream);
-  stream.synchronize();
-  s.decode_seconds = seconds_since(start);
-  for (const FileVectorSource* file :
-       {out.h.file.get(), out.l.file.get(), out.a.file.get(), out.b_g1.file.get(), out.b_g2.file.get()})
-    if (file) file->check();
-  check_decoded<G1Msm::DeviceAffine>(found[0], path, h);
-  check_decoded<G1Msm::DeviceAffine>(found[1], path, l);
-  check_decoded<G1Msm::DeviceAffine>(found[2], path, a);
-  check_decoded<G1Msm::DeviceAffine>(found[3], path, b_g1);
-  check_decoded<G2Msm::DeviceAffine>(found[4], path, b_g2);
+  const std::vector<FirstFault> found = decode_bases(out, placement, s.decode_seconds);
+  check_bases(out, found, path, vectors);
   return out;
 }
 

@@ -1,3 +1,5 @@
+// The PCE cache file (pce/cache_file.hpp): its header encoded and parsed with every check, the chunks
+// compressed and written in parallel, and read back, checked and decompressed in parallel.
 #include "pce/cache_file.hpp"
 
 #include <fcntl.h>
@@ -21,6 +23,7 @@
 #include "io/atomic_file.hpp"
 #include "io/io_error.hpp"
 #include "io/mapped_file.hpp"
+#include "pce/cache_file_chunks.hpp"
 #include "pce/errors.hpp"
 #include "pce/xxhash64.hpp"
 #include "prover/algebra/hex_bytes.hpp"
@@ -34,6 +37,13 @@ namespace {
 
 namespace fs = std::filesystem;
 
+using detail::CCtxDeleter;
+using detail::check_zstd;
+using detail::compress_chunk;
+using detail::content_segments;
+using detail::DCtxDeleter;
+using detail::decompress_chunk;
+using detail::Segment;
 using hash::Sha256;
 
 // ---------------------------------------------------------------------------------------------------------
@@ -93,46 +103,6 @@ std::array<std::uint8_t, kHeaderSize> encode_header(const CacheHeader& h) {
   const Digest hd = hash::sha256(std::span<const std::uint8_t>(b.data(), off::kHeaderDigest));
   std::memcpy(b.data() + off::kHeaderDigest, hd.data(), 32);
   return b;
-}
-
-// ---------------------------------------------------------------------------------------------------------
-// The content stream as a list of byte ranges of the in-memory arrays (no copy).
-struct Segment {
-  std::uint8_t* data;
-  std::size_t size;
-};
-
-template <class T, class Alloc>
-Segment segment_of(const std::vector<T, Alloc>& v) {
-  // The read path passes vectors it owns (non-const objects), so writing through this pointer is valid.
-  return {reinterpret_cast<std::uint8_t*>(const_cast<T*>(v.data())), v.size() * sizeof(T)};
-}
-
-std::vector<Segment> content_segments(const CompactR1cs& pce, const std::vector<std::uint8_t>& table_bytes) {
-  std::vector<Segment> s;
-  s.push_back(segment_of(table_bytes));
-  for (const CompactMatrix* m : {&pce.a, &pce.b, &pce.c}) {
-    s.push_back(segment_of(m->row_offsets));
-    s.push_back(segment_of(m->columns));
-    s.push_back(segment_of(m->codes));
-  }
-  s.push_back(segment_of(pce.densities.a_aux.words));
-  s.push_back(segment_of(pce.densities.b_input.words));
-  s.push_back(segment_of(pce.densities.b_aux.words));
-  return s;
-}
-
-// Calls fn(pointer, size) for the pieces of the segments that lie in content bytes [begin, end).
-template <class Fn>
-void for_each_piece(const std::vector<Segment>& segments, std::uint64_t begin, std::uint64_t end, Fn&& fn) {
-  std::uint64_t seg_start = 0;
-  for (const Segment& s : segments) {
-    const std::uint64_t seg_end = seg_start + s.size;
-    const std::uint64_t lo = std::max(begin, seg_start), hi = std::min(end, seg_end);
-    if (lo < hi) fn(s.data + (lo - seg_start), static_cast<std::size_t>(hi - lo));
-    if (seg_end >= end) break;
-    seg_start = seg_end;
-  }
 }
 
 std::uint64_t words_for(std::uint64_t bits) {
@@ -214,49 +184,6 @@ Digest content_digest_of(const std::vector<ChunkEntry>& entries) {
   std::vector<std::uint8_t> hashes(entries.size() * 8);
   for (std::size_t k = 0; k < entries.size(); ++k) put_u64(hashes.data() + 8 * k, entries[k].content_hash);
   return hash::sha256(hashes);
-}
-
-struct CCtxDeleter {
-  void operator()(ZSTD_CCtx* c) const { ZSTD_freeCCtx(c); }
-};
-struct DCtxDeleter {
-  void operator()(ZSTD_DCtx* d) const { ZSTD_freeDCtx(d); }
-};
-
-void check_zstd(std::size_t rc, const fs::path& path, const char* what) {
-  if (ZSTD_isError(rc)) {
-    throw PceError(PceErrorKind::kIo, path.string() + ": zstd " + what + ": " + ZSTD_getErrorName(rc));
-  }
-}
-
-// Compresses content bytes [begin, end) into one frame in `out` (grown as needed); returns its size.
-std::size_t compress_chunk(ZSTD_CCtx* cctx, const std::vector<Segment>& segments, std::uint64_t begin,
-                           std::uint64_t end, std::vector<std::uint8_t>& out, Xxh64& content_hash,
-                           const fs::path& path) {
-  check_zstd(ZSTD_CCtx_reset(cctx, ZSTD_reset_session_only), path, "reset");
-  check_zstd(ZSTD_CCtx_setPledgedSrcSize(cctx, end - begin), path, "pledged size");
-  ZSTD_outBuffer ob{out.data(), out.size(), 0};
-  auto grow = [&] {
-    out.resize(out.size() + out.size() / 2 + 4096);
-    ob.dst = out.data();
-    ob.size = out.size();
-  };
-  for_each_piece(segments, begin, end, [&](const std::uint8_t* p, std::size_t n) {
-    content_hash.update(p, n);
-    ZSTD_inBuffer ib{p, n, 0};
-    while (ib.pos < ib.size) {
-      if (ob.pos == ob.size) grow();
-      check_zstd(ZSTD_compressStream2(cctx, &ob, &ib, ZSTD_e_continue), path, "compress");
-    }
-  });
-  ZSTD_inBuffer empty{nullptr, 0, 0};
-  for (;;) {
-    if (ob.pos == ob.size) grow();
-    const std::size_t remaining = ZSTD_compressStream2(cctx, &ob, &empty, ZSTD_e_end);
-    check_zstd(remaining, path, "end of frame");
-    if (remaining == 0) break;
-  }
-  return ob.pos;
 }
 
 // ---------------------------------------------------------------------------------------------------------
@@ -417,24 +344,16 @@ CacheHeader parse_header(const InputFile& in, const fs::path& path, std::vector<
   return h;
 }
 
-// Decompressed bytes hashed at a time: well inside a core's L2 cache.
-constexpr std::size_t kHashWindow = 128 * 1024;
-
 std::string describe_circuit(const std::string& description, const Digest& id) {
   return "'" + description + "' (id " + algebra::bytes_to_hex(id).substr(0, 16) + "...)";
 }
 
-}  // namespace
-
-
 // ---------------------------------------------------------------------------------------------------------
+// Writing.
 
-CacheHeader write_cache_file(const fs::path& path, const CompactR1cs& pce, std::string_view description,
-                             const WriteOptions& options) {
-  if (description.size() > kMaxDescriptionBytes) {
-    throw PceError(PceErrorKind::kLimits, path.string() + ": circuit description longer than 64 KiB");
-  }
-  validate(pce, "PCE to write to " + path.string());
+// The header's fields that follow from the PCE, its description and the options; the content size, the
+// chunk count, the digests and the file size come later.
+CacheHeader header_fields(const CompactR1cs& pce, std::string_view description, const WriteOptions& options) {
   CacheHeader h;
   h.circuit_id = circuit_id(description);
   h.description = description;
@@ -450,19 +369,54 @@ CacheHeader write_cache_file(const fs::path& path, const CompactR1cs& pce, std::
   h.density_b_aux = pce.densities.b_aux.popcount();
   h.chunk_bytes = std::max<std::size_t>(options.chunk_bytes, 1);
   h.compression_level = static_cast<std::uint32_t>(options.compression_level);
+  return h;
+}
 
-  std::vector<std::uint8_t> table_bytes(pce.table.size() * 32);
-  for (std::size_t i = 0; i < pce.table.size(); ++i) pce.table[i].to_bytes_le(table_bytes.data() + 32 * i);
-  const std::vector<Segment> segments = content_segments(pce, table_bytes);
-  for (const Segment& s : segments) h.content_bytes += s.size;
-  h.num_chunks = (h.content_bytes + h.chunk_bytes - 1) / h.chunk_bytes;
+// The first exception of the threads that write the chunks; once there is one, the threads skip the work
+// that is left.
+class FirstException {
+ public:
+  // Keeps the exception being handled unless one is kept already (call it in a catch block).
+  void keep_current() {
+    std::lock_guard lock(mutex_);
+    if (!error_) error_ = std::current_exception();
+    failed_ = true;
+  }
+  bool failed() const { return failed_; }
+  void rethrow_if_any() const {
+    if (error_) std::rethrow_exception(error_);
+  }
 
-  WriterInPceLayer file(path);
-  std::vector<ChunkEntry> entries(h.num_chunks);
-  std::uint64_t write_offset = h.body_offset();
-  std::exception_ptr error;
-  std::atomic<bool> failed{false};
-  std::mutex error_mutex;
+ private:
+  std::mutex mutex_;
+  std::exception_ptr error_;
+  std::atomic<bool> failed_{false};
+};
+
+// A compression context at `level`, without zstd's frame checksum (the index holds the chunks' hashes).
+std::unique_ptr<ZSTD_CCtx, CCtxDeleter> compression_context(int level, const fs::path& path) {
+  std::unique_ptr<ZSTD_CCtx, CCtxDeleter> cctx(ZSTD_createCCtx());
+  if (!cctx) throw PceError(PceErrorKind::kIo, path.string() + ": cannot create a zstd context");
+  check_zstd(ZSTD_CCtx_setParameter(cctx.get(), ZSTD_c_compressionLevel, level), path, "level");
+  check_zstd(ZSTD_CCtx_setParameter(cctx.get(), ZSTD_c_checksumFlag, 0), path, "checksum flag");
+  return cctx;
+}
+
+// What writing the chunks leaves: each chunk's index entry, and the file offset after the last chunk.
+struct WrittenChunks {
+  std::vector<ChunkEntry> entries;
+  std::uint64_t end_offset = 0;
+};
+
+// Compresses the chunks of `h` in parallel (a zstd context and an output buffer per thread) and writes them
+// in order, back to back from the end of the description; rethrows the first failure once the threads are
+// done.
+WrittenChunks write_chunks(WriterInPceLayer& file, const std::vector<Segment>& segments, const CacheHeader& h,
+                           const WriteOptions& options, const fs::path& path) {
+  WrittenChunks written{std::vector<ChunkEntry>(h.num_chunks), h.body_offset()};
+  std::vector<ChunkEntry>& entries = written.entries;
+  std::uint64_t& write_offset = written.end_offset;
+  FirstException error;
   const int threads = options.threads == 0 ? omp_get_max_threads() : static_cast<int>(options.threads);
 #pragma omp parallel num_threads(threads) if (h.num_chunks > 1)
   {
@@ -470,22 +424,16 @@ CacheHeader write_cache_file(const fs::path& path, const CompactR1cs& pce, std::
     Xxh64 content_hash;
     std::vector<std::uint8_t> out;
     try {
-      cctx.reset(ZSTD_createCCtx());
-      if (!cctx) throw PceError(PceErrorKind::kIo, path.string() + ": cannot create a zstd context");
-      check_zstd(ZSTD_CCtx_setParameter(cctx.get(), ZSTD_c_compressionLevel, options.compression_level), path,
-                 "level");
-      check_zstd(ZSTD_CCtx_setParameter(cctx.get(), ZSTD_c_checksumFlag, 0), path, "checksum flag");
+      cctx = compression_context(options.compression_level, path);
       out.resize(ZSTD_compressBound(std::min<std::uint64_t>(h.chunk_bytes, h.content_bytes)) + 64);
     } catch (...) {
-      std::lock_guard lock(error_mutex);
-      if (!error) error = std::current_exception();
-      failed = true;
+      error.keep_current();
     }
 #pragma omp for ordered schedule(static, 1)
     for (std::int64_t k = 0; k < static_cast<std::int64_t>(h.num_chunks); ++k) {
       std::size_t compressed = 0;
       ChunkEntry& e = entries[k];
-      if (!failed) {
+      if (!error.failed()) {
         try {
           const std::uint64_t begin = static_cast<std::uint64_t>(k) * h.chunk_bytes;
           const std::uint64_t end = std::min(begin + h.chunk_bytes, h.content_bytes);
@@ -496,44 +444,66 @@ CacheHeader write_cache_file(const fs::path& path, const CompactR1cs& pce, std::
           e.content_hash = content_hash.digest();
           e.compressed_hash = Xxh64::of(out.data(), compressed);
         } catch (...) {
-          std::lock_guard lock(error_mutex);
-          if (!error) error = std::current_exception();
-          failed = true;
+          error.keep_current();
         }
       }
 #pragma omp ordered
       {
-        if (!failed) {
+        if (!error.failed()) {
           try {
             e.offset = write_offset;
             file.pwrite_all(out.data(), compressed, write_offset);
             write_offset += compressed;
           } catch (...) {
-            std::lock_guard lock(error_mutex);
-            if (!error) error = std::current_exception();
-            failed = true;
+            error.keep_current();
           }
         }
       }
     }
   }
-  if (error) std::rethrow_exception(error);
+  error.rethrow_if_any();
+  return written;
+}
 
+// Writes the index after the chunks, then the description and, last, the header; fills in the header's
+// digests and file size.
+void write_index_and_header(WriterInPceLayer& file, CacheHeader& h, const WrittenChunks& chunks) {
   std::vector<std::uint8_t> index(h.num_chunks * kIndexEntrySize);
-  for (std::size_t k = 0; k < entries.size(); ++k)
-    encode_entry(entries[k], index.data() + k * kIndexEntrySize);
-  h.content_digest = content_digest_of(entries);
+  for (std::size_t k = 0; k < chunks.entries.size(); ++k)
+    encode_entry(chunks.entries[k], index.data() + k * kIndexEntrySize);
+  h.content_digest = content_digest_of(chunks.entries);
   Sha256 index_hash;
   index_hash.update(h.description.data(), h.description.size());
   index_hash.update(index.data(), index.size());
   h.index_digest = index_hash.finish();
-  h.file_size = write_offset + index.size();
-  file.pwrite_all(index.data(), index.size(), write_offset);
+  h.file_size = chunks.end_offset + index.size();
+  file.pwrite_all(index.data(), index.size(), chunks.end_offset);
   file.pwrite_all(reinterpret_cast<const std::uint8_t*>(h.description.data()), h.description.size(),
                   kHeaderSize);
   const auto header = encode_header(h);
   std::memcpy(h.header_digest.data(), header.data() + off::kHeaderDigest, 32);
   file.pwrite_all(header.data(), header.size(), 0);
+}
+
+}  // namespace
+
+CacheHeader write_cache_file(const fs::path& path, const CompactR1cs& pce, std::string_view description,
+                             const WriteOptions& options) {
+  if (description.size() > kMaxDescriptionBytes) {
+    throw PceError(PceErrorKind::kLimits, path.string() + ": circuit description longer than 64 KiB");
+  }
+  validate(pce, "PCE to write to " + path.string());
+  CacheHeader h = header_fields(pce, description, options);
+
+  std::vector<std::uint8_t> table_bytes(pce.table.size() * 32);
+  for (std::size_t i = 0; i < pce.table.size(); ++i) pce.table[i].to_bytes_le(table_bytes.data() + 32 * i);
+  const std::vector<Segment> segments = content_segments(pce, table_bytes);
+  for (const Segment& s : segments) h.content_bytes += s.size;
+  h.num_chunks = (h.content_bytes + h.chunk_bytes - 1) / h.chunk_bytes;
+
+  WriterInPceLayer file(path);
+  const WrittenChunks chunks = write_chunks(file, segments, h, options, path);
+  write_index_and_header(file, h, chunks);
   file.commit();
   return h;
 }
@@ -586,43 +556,6 @@ CompactR1cs sized_destination(const CacheHeader& h, std::vector<std::uint8_t>& t
   pce.densities.b_input.resize(h.num_inputs);
   pce.densities.b_aux.resize(h.num_aux);
   return pce;
-}
-
-// Decompresses one frame into content bytes [begin, begin + size) of `segments`, hashing the content
-// as it comes out. Returns what is wrong with the frame, or an empty string.
-std::string decompress_chunk(ZSTD_DCtx* dctx, Xxh64& hash, std::span<const std::uint8_t> compressed,
-                             const std::vector<Segment>& segments, std::uint64_t begin, std::uint64_t size) {
-  hash.reset();
-  ZSTD_DCtx_reset(dctx, ZSTD_reset_session_only);
-  ZSTD_inBuffer in{compressed.data(), compressed.size(), 0};
-  std::string problem;
-  std::size_t last_rc = 1;
-  for_each_piece(segments, begin, begin + size, [&](std::uint8_t* p, std::size_t n) {
-    // Window by window, so that each window is hashed while it is still in the cache.
-    for (std::size_t done = 0; problem.empty() && done < n;) {
-      ZSTD_outBuffer out{p + done, std::min(kHashWindow, n - done), 0};
-      while (problem.empty() && out.pos < out.size) {
-        const std::size_t before_in = in.pos, before_out = out.pos;
-        last_rc = ZSTD_decompressStream(dctx, &out, &in);
-        if (ZSTD_isError(last_rc)) {
-          problem = std::string("zstd: ") + ZSTD_getErrorName(last_rc);
-        } else if (in.pos == before_in && out.pos == before_out) {
-          problem = "the frame ends before its content";
-        }
-      }
-      if (problem.empty()) hash.update(p + done, out.size);
-      done += out.size;
-    }
-  });
-  if (problem.empty() && last_rc != 0) {
-    // All content is out; the frame must end exactly here, with no byte to spare.
-    std::uint8_t spare = 0;
-    ZSTD_outBuffer out{&spare, 1, 0};
-    last_rc = ZSTD_decompressStream(dctx, &out, &in);
-    if (ZSTD_isError(last_rc) || out.pos != 0 || last_rc != 0) problem = "the frame does not end with its content";
-  }
-  if (problem.empty() && in.pos != in.size) problem = "bytes after the end of the frame";
-  return problem;
 }
 
 // The checks on the decompressed whole: the content digest, canonical coefficients, the matrices'

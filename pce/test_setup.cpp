@@ -1,3 +1,6 @@
+// Groth16 test parameters streamed from the compact constraint matrices (pce/test_setup.hpp): the QAP at
+// tau by transposed products, the degenerate-waste checks, then the vectors encoded and written chunk by
+// chunk.
 #include "pce/test_setup.hpp"
 
 #include <fmt/format.h>
@@ -248,6 +251,145 @@ class VectorStreamer {
   std::vector<Fr> scalars_;
 };
 
+using Progress = std::function<void(const std::string&)>;
+
+// Hands `line` to `progress` when there is one.
+void say(const Progress& progress, const std::string& line) {
+  if (progress) progress(line);
+}
+
+// Every variable's u_i, v_i, w_i(tau), and what the query vectors make of them.
+struct VariablesAtTau {
+  const groth16::ToxicWaste& waste;
+  const r1cs::Densities& dens;
+  std::size_t ni;  // inputs, ONE included
+  Fr gamma_inv, delta_inv;
+  std::vector<Fr> u, v, w;
+
+  // ic_i / l_i = (beta u_i + alpha v_i + w_i) / gamma or / delta.
+  Fr query(std::size_t i) const {
+    return (waste.beta * u[i] + waste.alpha * v[i] + w[i]) * (i < ni ? gamma_inv : delta_inv);
+  }
+  bool has_a(std::size_t i) const { return i < ni || dens.a_aux.test(i - ni); }
+  bool has_b(std::size_t i) const { return i < ni ? dens.b_input.test(i) : dens.b_aux.test(i - ni); }
+};
+
+// u, v, w at tau: the Lagrange values over the domain, the transposed products with them, and L_(nc+i) in
+// u_i for the input constraints; one progress line per phase.
+void evaluate_at_tau(const CompactR1cs& cs, const groth16::EvaluationDomain& domain, const Fr& z_tau,
+                     unsigned threads, int nt, const Progress& progress, VariablesAtTau& at) {
+  const std::size_t ni = cs.num_inputs, nv = cs.num_variables(), nc = cs.num_constraints();
+  auto phase_start = Clock::now();
+  at.u.resize(nv);
+  at.v.resize(nv);
+  at.w.resize(nv);
+  {
+    const std::vector<Fr> lag = groth16::lagrange_at(domain, at.waste.tau, z_tau, threads);
+    say(progress,
+        fmt::format("phase lagrange: {:.2f} s (domain 2^{})", seconds_since(phase_start), domain.log_size()));
+    phase_start = Clock::now();
+    transposed_products(cs, lag, at.u, at.v, at.w, nt);
+    for (std::size_t i = 0; i < ni; ++i) at.u[i] += lag[nc + i];
+  }
+  say(progress, fmt::format("phase qap: {:.2f} s (u, v, w at tau for {} variables over {} matrix entries)",
+                            seconds_since(phase_start), nv, cs.nnz()));
+}
+
+// The per-variable checks of generate_parameters, in its order: no zero IC or L element (an unconstrained
+// aux variable is reported as such), no zero u_i(tau) where a holds i, no zero v_i(tau) where b does.
+void check_variables(const VariablesAtTau& at, std::size_t nv, int nt) {
+  const std::size_t ni = at.ni;
+  if (const std::size_t i = first_index(nv, nt, [&](std::size_t j) { return at.query(j).is_zero(); });
+      i != kNone) {
+    if (i < ni) groth16::throw_degenerate_waste("the IC element of input " + std::to_string(i) + " is zero");
+    const std::size_t k = i - ni;
+    if (!(at.dens.a_aux.test(k) || at.dens.b_aux.test(k) || !at.w[i].is_zero()))
+      groth16::throw_unconstrained_variable(k, i);
+    groth16::throw_degenerate_waste("the L element of aux variable " + std::to_string(k) + " is zero");
+  }
+  auto zero_where_held = [&](std::size_t j) {
+    return (at.has_a(j) && at.u[j].is_zero()) || (at.has_b(j) && at.v[j].is_zero());
+  };
+  if (const std::size_t i = first_index(nv, nt, zero_where_held); i != kNone) {
+    if (at.has_a(i) && at.u[i].is_zero())
+      groth16::throw_degenerate_waste("u_" + std::to_string(i) + "(tau) is zero");
+    groth16::throw_degenerate_waste("v_" + std::to_string(i) + "(tau) is zero");
+  }
+}
+
+// Which variables the a and b vectors hold, in order.
+struct VectorVariables {
+  std::vector<std::uint32_t> a, b;
+};
+
+// The variables of the a and b vectors (the layout gives their counts).
+VectorVariables vector_variables(const VariablesAtTau& at, const Layout& layout, std::size_t nv) {
+  VectorVariables vars;
+  vars.a.reserve(layout.a);
+  vars.b.reserve(layout.b);
+  for (std::size_t i = 0; i < nv; ++i) {
+    if (at.has_a(i)) vars.a.push_back(static_cast<std::uint32_t>(i));
+    if (at.has_b(i)) vars.b.push_back(static_cast<std::uint32_t>(i));
+  }
+  return vars;
+}
+
+// The vk block: alpha_g1 beta_g1 beta_g2 gamma_g2 delta_g1 delta_g2, u32 ic length, ic.
+std::vector<std::uint8_t> encode_vk_block(const VariablesAtTau& at, const Layout& layout,
+                                          groth16::FixedBaseEncoder& encoder) {
+  const groth16::ToxicWaste& waste = at.waste;
+  std::vector<std::uint8_t> vk(layout.vk_bytes());
+  const Fr g1_scalars[3] = {waste.alpha, waste.beta, waste.delta};
+  const Fr g2_scalars[3] = {waste.beta, waste.gamma, waste.delta};
+  std::uint8_t g1[3 * kG1Bytes], g2[3 * kG2Bytes];
+  encoder.encode_g1(g1_scalars, g1);
+  encoder.encode_g2(g2_scalars, g2);
+  std::uint8_t* out = vk.data();
+  auto put = [&](const std::uint8_t* from, std::size_t bytes) {
+    std::copy(from, from + bytes, out);
+    out += bytes;
+  };
+  put(g1, 2 * kG1Bytes);             // alpha_g1, beta_g1
+  put(g2, 2 * kG2Bytes);             // beta_g2, gamma_g2
+  put(g1 + 2 * kG1Bytes, kG1Bytes);  // delta_g1
+  put(g2 + 2 * kG2Bytes, kG2Bytes);  // delta_g2
+  groth16::write_vector_length(at.ni, "ic", out);
+  out += kLengthBytes;
+  std::vector<Fr> ic(at.ni);
+  for (std::size_t i = 0; i < at.ni; ++i) ic[i] = at.query(i);
+  encoder.encode_g1(ic, out);
+  return vk;
+}
+
+// Streams h, l, a, b_g1 and b_g2 from `offset` (the end of the vk block), and checks that they end where
+// the layout says.
+void stream_vectors(VectorStreamer& streamer, const VariablesAtTau& at, const VectorVariables& vars,
+                    const Fr& z_tau, const Layout& layout, std::uint64_t offset, unsigned threads, int nt) {
+  const std::size_t ni = at.ni;
+  const Fr h_scale = z_tau * at.delta_inv;  // h_j = tau^j Z(tau) / delta
+  offset = streamer.stream("h", false, layout.h, offset, [&](std::size_t first, std::span<Fr> out) {
+    groth16::fill_powers(at.waste.tau, h_scale, first, out, threads);
+  });
+  offset = streamer.stream("l", false, layout.aux, offset, [&](std::size_t first, std::span<Fr> out) {
+#pragma omp parallel for schedule(static) num_threads(nt)
+    for (std::int64_t j = 0; j < static_cast<std::int64_t>(out.size()); ++j)
+      out[j] = at.query(ni + first + static_cast<std::size_t>(j));
+  });
+  auto gather = [&](const std::vector<std::uint32_t>& vars, const std::vector<Fr>& values) {
+    return [&vars, &values, nt](std::size_t first, std::span<Fr> out) {
+#pragma omp parallel for schedule(static) num_threads(nt)
+      for (std::int64_t j = 0; j < static_cast<std::int64_t>(out.size()); ++j)
+        out[j] = values[vars[first + static_cast<std::size_t>(j)]];
+    };
+  };
+  offset = streamer.stream("a", false, layout.a, offset, gather(vars.a, at.u));
+  offset = streamer.stream("b_g1", false, layout.b, offset, gather(vars.b, at.v));
+  offset = streamer.stream("b_g2", true, layout.b, offset, gather(vars.b, at.v));
+  if (offset != layout.params_bytes())
+    throw std::logic_error("write_test_parameters: wrote " + std::to_string(offset) +
+                           " bytes, the layout says " + std::to_string(layout.params_bytes()));
+}
+
 }  // namespace
 
 TestParametersSize test_parameters_size(const CompactR1cs& cs) {
@@ -261,9 +403,6 @@ void write_test_parameters(const CompactR1cs& cs, const groth16::ToxicWaste& was
                            const std::function<void(const std::string&)>& progress,
                            std::size_t chunk_points) {
   const int nt = thread_count(threads);
-  auto say = [&](const std::string& line) {
-    if (progress) progress(line);
-  };
   if (chunk_points == 0) chunk_points = kDefaultSetupChunkPoints;
   validate(cs, "compact R1CS");
   if (cs.num_inputs == 0)  // as groth16::validate_r1cs
@@ -272,124 +411,41 @@ void write_test_parameters(const CompactR1cs& cs, const groth16::ToxicWaste& was
   const std::size_t ni = cs.num_inputs, nv = cs.num_variables(), nc = cs.num_constraints();
   const groth16::EvaluationDomain domain(nc + ni);
   const std::size_t m = domain.size();
-  const r1cs::Densities& dens = cs.densities;
 
   // The checks of generate_parameters, in its order (prover/groth16/setup.cpp).
   if (waste.gamma.is_zero()) groth16::throw_degenerate_waste("gamma is zero");
   if (waste.delta.is_zero()) groth16::throw_degenerate_waste("delta is zero");
   const Fr z_tau = waste.tau.pow(static_cast<algebra::u64>(m)) - Fr::one();
   if (z_tau.is_zero()) groth16::throw_degenerate_waste("tau is in the evaluation domain");
-  const Fr gamma_inv = waste.gamma.inverse(), delta_inv = waste.delta.inverse();
+  VariablesAtTau at{waste, cs.densities, ni, waste.gamma.inverse(), waste.delta.inverse(), {}, {}, {}};
 
+  evaluate_at_tau(cs, domain, z_tau, threads, nt, progress, at);
   auto phase_start = Clock::now();
-  std::vector<Fr> u(nv), v(nv), w(nv);
-  {
-    const std::vector<Fr> lag = groth16::lagrange_at(domain, waste.tau, z_tau, threads);
-    say(fmt::format("phase lagrange: {:.2f} s (domain 2^{})", seconds_since(phase_start), domain.log_size()));
-    phase_start = Clock::now();
-    transposed_products(cs, lag, u, v, w, nt);
-    for (std::size_t i = 0; i < ni; ++i) u[i] += lag[nc + i];
-  }
-  say(fmt::format("phase qap: {:.2f} s (u, v, w at tau for {} variables over {} matrix entries)",
-                  seconds_since(phase_start), nv, cs.nnz()));
-
-  // ic_i / l_i = (beta u_i + alpha v_i + w_i) / gamma or / delta.
-  auto query = [&](std::size_t i) {
-    return (waste.beta * u[i] + waste.alpha * v[i] + w[i]) * (i < ni ? gamma_inv : delta_inv);
-  };
-  auto has_a = [&](std::size_t i) { return i < ni || dens.a_aux.test(i - ni); };
-  auto has_b = [&](std::size_t i) { return i < ni ? dens.b_input.test(i) : dens.b_aux.test(i - ni); };
-  phase_start = Clock::now();
-  if (const std::size_t i = first_index(nv, nt, [&](std::size_t j) { return query(j).is_zero(); });
-      i != kNone) {
-    if (i < ni) groth16::throw_degenerate_waste("the IC element of input " + std::to_string(i) + " is zero");
-    const std::size_t k = i - ni;
-    if (!(dens.a_aux.test(k) || dens.b_aux.test(k) || !w[i].is_zero()))
-      groth16::throw_unconstrained_variable(k, i);
-    groth16::throw_degenerate_waste("the L element of aux variable " + std::to_string(k) + " is zero");
-  }
-  if (const std::size_t i = first_index(
-          nv, nt,
-          [&](std::size_t j) { return (has_a(j) && u[j].is_zero()) || (has_b(j) && v[j].is_zero()); });
-      i != kNone) {
-    if (has_a(i) && u[i].is_zero())
-      groth16::throw_degenerate_waste("u_" + std::to_string(i) + "(tau) is zero");
-    groth16::throw_degenerate_waste("v_" + std::to_string(i) + "(tau) is zero");
-  }
-  // Which variables the a and b vectors hold, in order.
-  std::vector<std::uint32_t> a_vars, b_vars;
+  check_variables(at, nv, nt);
   const Layout layout = layout_of(cs);
-  a_vars.reserve(layout.a);
-  b_vars.reserve(layout.b);
-  for (std::size_t i = 0; i < nv; ++i) {
-    if (has_a(i)) a_vars.push_back(static_cast<std::uint32_t>(i));
-    if (has_b(i)) b_vars.push_back(static_cast<std::uint32_t>(i));
-  }
-  say(fmt::format("phase checks: {:.2f} s", seconds_since(phase_start)));
+  const VectorVariables vars = vector_variables(at, layout, nv);
+  say(progress, fmt::format("phase checks: {:.2f} s", seconds_since(phase_start)));
 
   io::AtomicFileWriter params_file(params_path);
   io::AtomicFileWriter vk_file(vk_path);
   params_file.preallocate(layout.params_bytes());
-  say(fmt::format("writing {} ({} bytes) with the {} encoder", params_path.string(), layout.params_bytes(),
-                  encoder.name()));
+  say(progress, fmt::format("writing {} ({} bytes) with the {} encoder", params_path.string(),
+                            layout.params_bytes(), encoder.name()));
 
-  // The vk block: alpha_g1 beta_g1 beta_g2 gamma_g2 delta_g1 delta_g2, u32 ic length, ic.
   phase_start = Clock::now();
-  std::vector<std::uint8_t> vk(layout.vk_bytes());
-  {
-    const Fr g1_scalars[3] = {waste.alpha, waste.beta, waste.delta};
-    const Fr g2_scalars[3] = {waste.beta, waste.gamma, waste.delta};
-    std::uint8_t g1[3 * kG1Bytes], g2[3 * kG2Bytes];
-    encoder.encode_g1(g1_scalars, g1);
-    encoder.encode_g2(g2_scalars, g2);
-    std::uint8_t* out = vk.data();
-    auto put = [&](const std::uint8_t* from, std::size_t bytes) {
-      std::copy(from, from + bytes, out);
-      out += bytes;
-    };
-    put(g1, 2 * kG1Bytes);             // alpha_g1, beta_g1
-    put(g2, 2 * kG2Bytes);             // beta_g2, gamma_g2
-    put(g1 + 2 * kG1Bytes, kG1Bytes);  // delta_g1
-    put(g2 + 2 * kG2Bytes, kG2Bytes);  // delta_g2
-    groth16::write_vector_length(ni, "ic", out);
-    out += kLengthBytes;
-    std::vector<Fr> ic(ni);
-    for (std::size_t i = 0; i < ni; ++i) ic[i] = query(i);
-    encoder.encode_g1(ic, out);
-  }
+  const std::vector<std::uint8_t> vk = encode_vk_block(at, layout, encoder);
   params_file.pwrite(vk, 0);
   vk_file.write(vk);
-  say(fmt::format("phase vk: {:.2f} s ({} inputs)", seconds_since(phase_start), ni));
+  say(progress, fmt::format("phase vk: {:.2f} s ({} inputs)", seconds_since(phase_start), ni));
 
   VectorStreamer streamer(encoder, params_file, chunk_points, progress);
-  std::uint64_t offset = vk.size();
-  const Fr h_scale = z_tau * delta_inv;  // h_j = tau^j Z(tau) / delta
-  offset = streamer.stream("h", false, layout.h, offset, [&](std::size_t first, std::span<Fr> out) {
-    groth16::fill_powers(waste.tau, h_scale, first, out, threads);
-  });
-  offset = streamer.stream("l", false, layout.aux, offset, [&](std::size_t first, std::span<Fr> out) {
-#pragma omp parallel for schedule(static) num_threads(nt)
-    for (std::int64_t j = 0; j < static_cast<std::int64_t>(out.size()); ++j)
-      out[j] = query(ni + first + static_cast<std::size_t>(j));
-  });
-  auto gather = [&](const std::vector<std::uint32_t>& vars, const std::vector<Fr>& values) {
-    return [&vars, &values, nt](std::size_t first, std::span<Fr> out) {
-#pragma omp parallel for schedule(static) num_threads(nt)
-      for (std::int64_t j = 0; j < static_cast<std::int64_t>(out.size()); ++j)
-        out[j] = values[vars[first + static_cast<std::size_t>(j)]];
-    };
-  };
-  offset = streamer.stream("a", false, layout.a, offset, gather(a_vars, u));
-  offset = streamer.stream("b_g1", false, layout.b, offset, gather(b_vars, v));
-  offset = streamer.stream("b_g2", true, layout.b, offset, gather(b_vars, v));
-  if (offset != layout.params_bytes())
-    throw std::logic_error("write_test_parameters: wrote " + std::to_string(offset) +
-                           " bytes, the layout says " + std::to_string(layout.params_bytes()));
+  stream_vectors(streamer, at, vars, z_tau, layout, vk.size(), threads, nt);
 
   phase_start = Clock::now();
   params_file.commit();
   vk_file.commit();
-  say(fmt::format("phase sync: {:.2f} s (fsync and rename of {} and {})", seconds_since(phase_start),
+  say(progress,
+      fmt::format("phase sync: {:.2f} s (fsync and rename of {} and {})", seconds_since(phase_start),
                   params_path.filename().string(), vk_path.filename().string()));
 }
 
