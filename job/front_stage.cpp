@@ -23,12 +23,12 @@
 
 namespace cuzk::job::detail {
 
-FrontStage::FrontStage(const std::vector<std::string>& paths, const std::vector<std::size_t>& todo,
+FrontStage::FrontStage(const std::vector<std::string>& paths, const std::vector<std::size_t>& to_prove,
                        const ProveOptions& options, ParameterStore& store, EngineSet& engines,
                        BufferPool& buffers, Timeline& timeline, PhaseMap<PhaseTime>& shared_phases,
                        FailureLog& failures)
     : paths_(paths),
-      todo_(todo),
+      to_prove_(to_prove),
       options_(options),
       store_(store),
       engines_(engines),
@@ -65,11 +65,11 @@ std::optional<PartitionWork> FrontStage::next() {
 
 void FrontStage::launch_one() {
   while (!job_ || partition_ == job_->proof->partitions() || job_->failed) {
-    if (sector_ == todo_.size()) {
+    if (sector_ == to_prove_.size()) {
       launched_all_ = true;
       return;
     }
-    const std::size_t index = todo_[sector_++];
+    const std::size_t index = to_prove_[sector_++];
     job_.reset();
     try {
       job_ = open_sector(index);

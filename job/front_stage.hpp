@@ -32,7 +32,7 @@ namespace cuzk::job::detail {
 // Parse, validate and synthesize, one partition per next() call, sector after sector.
 class FrontStage {
  public:
-  FrontStage(const std::vector<std::string>& paths, const std::vector<std::size_t>& todo,
+  FrontStage(const std::vector<std::string>& paths, const std::vector<std::size_t>& to_prove,
              const ProveOptions& options, ParameterStore& store, EngineSet& engines, BufferPool& buffers,
              Timeline& timeline, PhaseMap<PhaseTime>& shared_phases, FailureLog& failures);
 
@@ -69,7 +69,7 @@ class FrontStage {
                                    const std::string& path);
 
   const std::vector<std::string>& paths_;
-  const std::vector<std::size_t>& todo_;  // indices into paths_ of the sectors that passed the checks
+  const std::vector<std::size_t>& to_prove_;  // indices into paths_ of the sectors that passed the checks
   const ProveOptions& options_;
   ParameterStore& store_;
   EngineSet& engines_;
