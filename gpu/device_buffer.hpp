@@ -43,6 +43,23 @@ inline void fail_device_allocation_in(long n) {
   hook.fail_at = n > 0 ? hook.count.load() + n : 0;
 }
 
+// The bytes that DeviceBuffers hold now and at most so far in this process, for the memory trace
+// (CUZK_GPU_MEMORY_TRACE, gpu/groth16_engine.cpp): what cudaMemGetInfo reports beyond them is CUDA's own
+// (the context, local memory for the kernels' stacks, libraries' scratch). Released buffers stay counted.
+struct DeviceBufferBytes {
+  std::atomic<std::size_t> live{0}, peak{0};
+  void add(std::size_t bytes) {
+    const std::size_t now = live += bytes;
+    std::size_t seen = peak.load();
+    while (now > seen && !peak.compare_exchange_weak(seen, now)) {
+    }
+  }
+};
+inline DeviceBufferBytes& device_buffer_bytes() {
+  static DeviceBufferBytes bytes;
+  return bytes;
+}
+
 template <class T>
 class DeviceBuffer {
  public:
@@ -52,6 +69,7 @@ class DeviceBuffer {
     if (count) {
       CUDA_OK(injected_alloc_fault());
       CUDA_OK(cudaMalloc(reinterpret_cast<void**>(&ptr_), count * sizeof(T)));
+      device_buffer_bytes().add(count * sizeof(T));
     }
   }
   ~DeviceBuffer() { reset(); }
@@ -69,7 +87,10 @@ class DeviceBuffer {
   DeviceBuffer& operator=(const DeviceBuffer&) = delete;
 
   void reset() noexcept {
-    if (ptr_) cudaFree(ptr_);
+    if (ptr_) {
+      cudaFree(ptr_);
+      device_buffer_bytes().live -= count_ * sizeof(T);
+    }
     ptr_ = nullptr;
     count_ = 0;
   }

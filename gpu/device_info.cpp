@@ -67,9 +67,11 @@ std::vector<DeviceInfo> list_devices(std::string* why_none) {
     int previous = 0;
     CUDA_OK(cudaGetDevice(&previous));
     CUDA_OK(cudaSetDevice(i));
+    reserve_kernel_stacks();
     std::size_t free_bytes = 0, total_bytes = 0;
     CUDA_OK(cudaMemGetInfo(&free_bytes, &total_bytes));
     info.free_memory = free_bytes;
+    info.cuda_memory = total_bytes - free_bytes;
     CUDA_OK(cudaSetDevice(previous));
     out.push_back(info);
   }
@@ -87,6 +89,12 @@ void use_device(int index) {
                        " visible; CUDA_VISIBLE_DEVICES applies)",
                    GpuErrorKind::kNoDevice);
   CUDA_OK(cudaSetDevice(index));
+}
+
+void reserve_kernel_stacks() {
+  std::size_t stack = 0;
+  CUDA_OK(cudaDeviceGetLimit(&stack, cudaLimitStackSize));
+  if (stack < kKernelStackBytes) CUDA_OK(cudaDeviceSetLimit(cudaLimitStackSize, kKernelStackBytes));
 }
 
 std::size_t device_memory_in_use() {

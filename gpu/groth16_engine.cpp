@@ -4,6 +4,7 @@
 #include <spdlog/spdlog.h>
 
 #include <algorithm>
+#include <atomic>
 #include <cstdlib>
 #include <optional>
 #include <span>
@@ -28,6 +29,44 @@ namespace cuzk::gpu {
 namespace {
 
 using algebra::Fr;
+
+// CUZK_GPU_MEMORY_TRACE=1 logs the device memory in use (cudaMemGetInfo, CUDA's context included) after
+// each stage of the engine's first proofs, beside the plan's need: how the plan's parts compare with the
+// real allocations (bench/RESULTS.md, the device undercount).
+class MemoryTrace {
+ public:
+  MemoryTrace() {
+    const char* value = std::getenv("CUZK_GPU_MEMORY_TRACE");
+    enabled_ = value && std::string_view(value) == "1";
+  }
+  void detail(const MsmWorkspace& ws) {
+    if (enabled_ && logged_ < kMaxLines)
+      spdlog::info("GPU memory trace: workspace {}", describe_workspace(ws));
+  }
+  void note(const char* where, std::size_t planned) {
+    if (!enabled_ || logged_ >= kMaxLines) return;
+    CUDA_OK(cudaDeviceSynchronize());
+    const std::size_t in_use = device_memory_in_use();
+    std::size_t stack = 0;
+    cudaDeviceGetLimit(&stack, cudaLimitStackSize);
+    ++logged_;
+    const DeviceBufferBytes& buffers = device_buffer_bytes();
+    constexpr double kGiB = double(1ull << 30);
+    spdlog::info(
+        "GPU memory trace: {:.3f} GiB in use after {} ({:+.3f} since the last; buffers {:.3f} GiB, "
+        "at most {:.3f}; plan {:.3f} GiB; stack limit {} B per thread)",
+        double(in_use) / kGiB, where, (double(in_use) - double(last_)) / kGiB,
+        double(buffers.live.load()) / kGiB, double(buffers.peak.load()) / kGiB, double(planned) / kGiB,
+        stack);
+    last_ = in_use;
+  }
+
+ private:
+  static constexpr int kMaxLines = 120;  // the first few proofs' stages
+  bool enabled_ = false;
+  int logged_ = 0;
+  std::size_t last_ = 0;
+};
 
 // The MSMs over one base vector: resident (an Msm over device bases), streamed (bases in pinned host
 // memory, sent a window at a time through a window Msm that the streamed vectors of a group share, double
@@ -249,11 +288,26 @@ MemoryPlan plan_memory(const groth16::ParameterHeader& p, std::size_t budget,
   return plan;
 }
 
-// The budget: the device's free memory, or the limit when it is lower.
+// Warns once when a kernel made CUDA grow the stacks beyond kKernelStackBytes, which the plan's budget
+// counted: the difference, times the device's resident threads, was not planned for.
+void warn_if_stacks_grew() {
+  static std::atomic<bool> warned{false};
+  std::size_t stack = 0;
+  if (warned.load() || cudaDeviceGetLimit(&stack, cudaLimitStackSize) != cudaSuccess) return;
+  if (stack > kKernelStackBytes && !warned.exchange(true))
+    spdlog::warn(
+        "GPU: the kernels' stacks grew to {} bytes a thread, beyond the {} that the memory plan "
+        "counts (gpu/device_info.hpp kKernelStackBytes): a tight --gpu-memory may be exceeded",
+        stack, kKernelStackBytes);
+}
+
+// The budget: the device's free memory once the kernels' stacks are reserved, or the limit when it is lower
+// (the job's limit has CUDA's own memory taken off already: job/engine.cpp find_devices).
 std::size_t memory_budget(std::size_t limit) {
   std::string why;
   if (list_devices(&why).empty())
     throw GpuError("the GPU prover was asked for, but no GPU is visible: " + why);
+  reserve_kernel_stacks();
   std::size_t free_bytes = 0, total_bytes = 0;
   CUDA_OK(cudaMemGetInfo(&free_bytes, &total_bytes));
   return limit > 0 ? std::min(limit, free_bytes) : free_bytes;
@@ -313,6 +367,7 @@ class GpuEngine final : public groth16::ProverEngine {
         double(load.bytes) / 1e9, load.read_seconds,
         double(load.bytes) / 1e9 / std::max(load.read_seconds, 1e-9), load.reader_threads,
         100.0 * load.page_cache_fraction, load.decode_seconds);
+    trace_.note("engine setup", plan_.need);
     (void)header;
   }
 
@@ -322,24 +377,32 @@ class GpuEngine final : public groth16::ProverEngine {
     witness_of_ = nullptr;
     // The domain is the parameters' (h has 2^lg - 1 points): its tables and buffers are made once.
     if (!h_step_) h_step_.emplace(algebra::log2_ceil(a.size()), plan_.device.h_step_buffers);
-    return h_step_->run_on_device(a, b, c);  // h stays on the device for msm_h
+    const std::size_t h_count = h_step_->run_on_device(a, b, c);  // h stays on the device for msm_h
+    trace_.note("H step", plan_.need);
+    return h_count;
   }
   algebra::G1 msm_h() override {
     if (!h_step_) throw GpuError("GPU prover: msm_h before compute_h");
-    return h_.run_device(h_step_->device_h(), h_step_->h_count());
+    const algebra::G1 sum = h_.run_device(h_step_->device_h(), h_step_->h_count());
+    trace_.note("h MSM", plan_.need);
+    return sum;
   }
   algebra::G1 msm_g1(G1Bases which, std::span<const Fr> scalars) override {
     switch (which) {
       case G1Bases::kL:
-        return l_.run(scalars);
+        return traced(l_.run(scalars), "l MSM");
       case G1Bases::kA:
-        return a_.run(scalars);
+        return traced(a_.run(scalars), "a MSM");
       case G1Bases::kBG1:
-        return b_g1_.run(scalars);
+        return traced(b_g1_.run(scalars), "b_g1 MSM");
     }
     throw GpuError("GPU prover: unknown base vector");
   }
-  algebra::G2 msm_b_g2(std::span<const Fr> scalars) override { return b_g2_.run(scalars); }
+  algebra::G2 msm_b_g2(std::span<const Fr> scalars) override {
+    const algebra::G2 sum = traced(b_g2_.run(scalars), "b_g2 MSM");
+    warn_if_stacks_grew();
+    return sum;
+  }
 
   bool hold_constraints(const r1cs::CompactR1csView& circuit) override {
     if (constraints_) return constraints_->num_constraints() == circuit.num_constraints();
@@ -426,11 +489,17 @@ class GpuEngine final : public groth16::ProverEngine {
       b[i] = *b_scratch[i];
     }
     const std::vector<algebra::G1> l_sums = l_.run_batch(aux);
+    trace_.note("l MSM (batch)", plan_.need);
     const std::vector<algebra::G1> a_sums = a_.run_batch(a);
+    trace_.note("a MSM (batch)", plan_.need);
     const std::vector<algebra::G1> b_g1_sums = b_g1_.run_batch(b);
+    trace_.note("b_g1 MSM (batch)", plan_.need);
     PhaseTimer g2_timer;
     const std::vector<algebra::G2> b_g2_sums = b_g2_.run_batch(b);
     const PhaseTime g2 = g2_timer.elapsed();
+    warn_if_stacks_grew();
+    trace_.note("b_g2 MSM (batch)", plan_.need);
+    trace_.detail(*workspace_);
     std::vector<WitnessMsms> out(k);
     for (std::size_t i = 0; i < k; ++i)
       out[i] = {l_sums.at(i), a_sums.at(i), b_g1_sums.at(i), b_g2_sums.at(i),
@@ -518,7 +587,14 @@ class GpuEngine final : public groth16::ProverEngine {
     return msm;
   }
 
+  template <class Sum>
+  Sum traced(Sum sum, const char* where) {
+    trace_.note(where, plan_.need);
+    return sum;
+  }
+
   MemoryPlan plan_;
+  MemoryTrace trace_;
   std::vector<std::pair<std::string, double>> setup_phases_;
   std::shared_ptr<MsmWorkspace> workspace_;
   std::optional<HStep> h_step_;  // before the windows that may live in its buffers

@@ -68,17 +68,12 @@ unsigned max_window_bits(BaseVectorId id) {
   return id == BaseVectorId::kH ? 22 : kZeroOneMsmMaxWindowBits;
 }
 
-// What an Msm over this vector keeps of its own (MsmBytes::own), and the bucket state it needs of the shared
-// workspace, run in ranges of `range` scalars and passes of `sort_pairs` pairs.
+// What an Msm over this vector keeps of its own (MsmBytes::own), run in ranges of `range` scalars and passes
+// of `sort_pairs` pairs.
 std::size_t own_bytes(std::size_t count, BaseVectorId id, std::size_t range, bool split,
                       std::size_t sort_pairs) {
   if (count == 0) return 0;
   return MsmBytes::own(count, range, point_bytes(id), split, max_window_bits(id), sort_pairs);
-}
-std::size_t shared_bucket_bytes(std::size_t count, BaseVectorId id, std::size_t range, bool split,
-                                std::size_t sort_pairs) {
-  if (count == 0) return 0;
-  return MsmBytes::shared_buckets(count, range, point_bytes(id), split, max_window_bits(id), sort_pairs);
 }
 
 }  // namespace
@@ -202,7 +197,8 @@ namespace {
 
 // Each vector's MSM figures at one range and sort pass, whole scalars and split (h's endomorphism).
 struct MsmFigures {
-  std::size_t passes = 1, workspace = 0, shared_buckets = 0, own = 0, bucket_sums = 0;
+  std::size_t passes = 1, own = 0, bucket_sums = 0;
+  MsmBytes::Buffers buffers;  // what it asks of the shared workspace
   double pass_cost = 0;  // the passes beyond each range's first, as PCIe bytes
 };
 using FigureTable = std::array<std::array<MsmFigures, 2>, 5>;  // [vector][split]
@@ -217,8 +213,7 @@ FigureTable msm_figures(const ProverShape& shape, std::size_t range, std::size_t
       MsmFigures& f = figures[static_cast<std::size_t>(id)][split];
       const MsmBytes::Shapes shapes = MsmBytes::shapes(count, range, split, max_window_bits(id), sort_pairs);
       f.passes = (shapes.one.layout.windows + shapes.pass_windows - 1) / shapes.pass_windows;
-      f.workspace = MsmBytes::workspace(count, range, split, max_window_bits(id), sort_pairs);
-      f.shared_buckets = shared_bucket_bytes(count, id, range, split, sort_pairs);
+      f.buffers = MsmBytes::buffers(count, range, point_bytes(id), split, max_window_bits(id), sort_pairs);
       f.own = own_bytes(count, id, range, split, sort_pairs);
       f.bucket_sums =
           MsmBytes::bucket_sums(count, range, point_bytes(id), split, max_window_bits(id), sort_pairs);
@@ -253,7 +248,8 @@ struct Candidate {
 // the cost of the streaming and the extra sort passes. Returns the score so far.
 double place_msm_vectors(DevicePlan& plan, const ProverShape& shape, const Candidate& c,
                          const FigureTable& figures) {
-  std::size_t workspace = 0, shared_buckets = 0, g1_window_scratch = 0, g2_window_scratch = 0;
+  MsmBytes::Buffers workspace;  // the one workspace of all five vectors' MSMs
+  std::size_t g1_window_scratch = 0, g2_window_scratch = 0;
   std::size_t batch_sums = 0;  // the bucket sums of a batch's further vector
   double score = 0;
   for (BaseVectorId id : kBaseVectors) {
@@ -266,8 +262,7 @@ double place_msm_vectors(DevicePlan& plan, const ProverShape& shape, const Candi
     const bool split = id == BaseVectorId::kH && c.h_endomorphism && v.resident;
     const MsmFigures& f = figures[i][split];
     v.passes = f.passes;
-    workspace = std::max(workspace, f.workspace);
-    shared_buckets = std::max(shared_buckets, f.shared_buckets);
+    workspace.grow_to(f.buffers);
     score += f.pass_cost;
     if (v.resident) {
       v.scratch = f.own;
@@ -288,8 +283,7 @@ double place_msm_vectors(DevicePlan& plan, const ProverShape& shape, const Candi
   // the given one: for a moment, h's bases three times (the workspace is not made yet).
   const std::size_t endo_transient = c.h_endomorphism ? plan.vector(BaseVectorId::kH).bytes : 0;
   plan.msm_scratch_bytes += g1_window_scratch + g2_window_scratch;
-  plan.msm_scratch_bytes +=
-      std::max(workspace + shared_buckets + (c.witness_batch - 1) * batch_sums, endo_transient);
+  plan.msm_scratch_bytes += std::max(workspace.total() + (c.witness_batch - 1) * batch_sums, endo_transient);
   return score;
 }
 

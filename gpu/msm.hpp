@@ -25,6 +25,7 @@
 #include <memory>
 #include <optional>
 #include <span>
+#include <string>
 #include <vector>
 
 #include "gpu/device_buffer.hpp"
@@ -96,6 +97,29 @@ struct MsmWorkspace {
   // range's upload overlaps the range before it (gpu/msm_impl.cuh start_load).
   std::vector<DeviceBuffer<algebra::Fr>> prefetch_scalars;
 };
+
+// The workspace's device bytes by buffer, "name bytes" pairs joined by commas (the memory trace).
+inline std::string describe_workspace(const MsmWorkspace& ws) {
+  std::string out;
+  const auto add = [&](const char* name, std::size_t bytes) {
+    out += std::string(out.empty() ? "" : ", ") + name + " " + std::to_string(bytes >> 20) + " MiB";
+  };
+  add("scalars", ws.scalars.bytes());
+  add("ones", ws.ones_bitmap.bytes() + ws.ones_per_word.bytes() + ws.ones_offset.bytes());
+  add("tail", ws.ones_index.bytes() + ws.tail_flag.bytes() + ws.tail_pos.bytes() + ws.tail_index.bytes());
+  add("pairs", ws.keys_in.bytes() + ws.values_in.bytes() + ws.keys_out.bytes() + ws.values_out.bytes());
+  add("cub", ws.cub_temp.bytes());
+  add("bounds", ws.bucket_start.bytes() + ws.bucket_end.bytes());
+  add("sums", ws.bucket_sums.bytes());
+  add("range_sums", ws.range_sums.bytes());
+  add("partial", ws.partial_first.bytes() + ws.partial_last.bytes());
+  std::size_t batch = 0, prefetch = 0;
+  for (const auto& b : ws.batch_bucket_sums) batch += b.bytes();
+  for (const auto& b : ws.prefetch_scalars) prefetch += b.bytes();
+  add("batch_sums", batch);
+  add("prefetch", prefetch);
+  return out;
+}
 
 // The base tables an Msm keeps on the device.
 enum class MsmTables {

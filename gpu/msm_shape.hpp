@@ -159,8 +159,10 @@ struct MsmBytes {
                          unsigned max_bits = 22, std::size_t sort_pairs = 0) {
     const Shapes s = shapes(count, range, split, max_bits, sort_pairs);
     const std::size_t all_buckets = std::size_t(s.whole.buckets) * s.whole.layout.windows;
-    return all_buckets / 4 * 2 * point_bytes  // reduction segments (8 buckets or more)
-           + s.one.per_window * s.pass_windows / 8 * sizeof(uint32_t)  // heavy buckets
+    // The reduction's two sums per segment (XYZZ) of 32 buckets or more (gpu/msm_reduction.cuh
+    // segment_length; below 32 buckets a window is one segment, within the margin).
+    return all_buckets / 32 * 2 * (2 * point_bytes) +
+           s.one.per_window * s.pass_windows / 8 * sizeof(uint32_t)  // heavy buckets
            + (std::size_t{8} << 20);
   }
   // The bucket state of the Msm objects of one workspace (gpu/msm.hpp MsmWorkspace), which run one after
@@ -168,14 +170,7 @@ struct MsmBytes {
   // (ranged) the pass's complete runs before they are added to the carried sums.
   static std::size_t shared_buckets(std::size_t count, std::size_t range, std::size_t point_bytes, bool split,
                                     unsigned max_bits = 22, std::size_t sort_pairs = 0) {
-    const Shapes s = shapes(count, range, split, max_bits, sort_pairs);
-    const std::size_t xyzz = 2 * point_bytes;
-    const std::size_t all_buckets = std::size_t(s.whole.buckets) * s.whole.layout.windows;
-    const std::size_t pass_buckets = std::size_t(s.whole.buckets) * s.pass_windows;
-    return all_buckets * xyzz                           // sums
-           + pass_buckets * 2 * sizeof(uint32_t)        // bounds
-           + (s.ranged ? pass_buckets * xyzz : 0)       // a later range's complete runs
-           + 2 * s.one.chunks * s.pass_windows * xyzz;  // partial runs
+    return buffers(count, range, point_bytes, split, max_bits, sort_pairs).buckets();
   }
   // The bucket sums alone (the part of shared_buckets that each further vector of a batch adds:
   // gpu/msm.hpp Msm::run_streamed_batch).
@@ -193,14 +188,72 @@ struct MsmBytes {
   // arrays, the scalars of host runs, CUB's sort of one window.
   static std::size_t workspace(std::size_t count, std::size_t range, bool split, unsigned max_bits = 22,
                                std::size_t sort_pairs = 0) {
+    return buffers(count, range, 0, split, max_bits, sort_pairs).scratch();
+  }
+
+  // The workspace's buffers (gpu/msm.hpp MsmWorkspace) as one MSM sizes them, by kind. Every buffer grows
+  // to the largest size that any MSM sharing the workspace asks of it (DeviceBuffer::ensure) and keeps it,
+  // so the MSMs of one workspace need the sum over the buffers of each one's largest size (grow_to): more
+  // than the largest MSM's total whenever one MSM needs the most sorted pairs and another the most bucket
+  // sums (the G1 MSMs beside b_g2's, whose buckets are twice as large: 1.4 GiB more at ranges of 2^24).
+  struct Buffers {
+    std::size_t sorted_pairs = 0;   // keys and values, in and out of one pass
+    std::size_t tail_arrays = 0;    // ones_index, tail_flag, tail_pos, tail_index
+    std::size_t bitmap = 0;         // the 0/1 split's bitmap words and their counts
+    std::size_t host_scalars = 0;   // the scalars of host runs (Fr)
+    std::size_t cub_sort = 0;       // CUB's sort of one window
+    std::size_t bucket_sums = 0;    // every window's bucket sums (XYZZ)
+    std::size_t bucket_bounds = 0;  // one pass's buckets' start and end
+    std::size_t range_runs = 0;     // a later range's complete runs of one pass
+    std::size_t partial_runs = 0;   // the chunks' first and last partial runs of one pass
+    // The small buffers and the allocator's rounding (16 MiB), as one margin.
+    static constexpr std::size_t kMargin = std::size_t{16} << 20;
+
+    void grow_to(const Buffers& o) {
+      sorted_pairs = std::max(sorted_pairs, o.sorted_pairs);
+      tail_arrays = std::max(tail_arrays, o.tail_arrays);
+      bitmap = std::max(bitmap, o.bitmap);
+      host_scalars = std::max(host_scalars, o.host_scalars);
+      cub_sort = std::max(cub_sort, o.cub_sort);
+      bucket_sums = std::max(bucket_sums, o.bucket_sums);
+      bucket_bounds = std::max(bucket_bounds, o.bucket_bounds);
+      range_runs = std::max(range_runs, o.range_runs);
+      partial_runs = std::max(partial_runs, o.partial_runs);
+    }
+    std::size_t scratch() const {
+      return sorted_pairs + tail_arrays + bitmap + host_scalars + cub_sort + kMargin;
+    }
+    std::size_t buckets() const { return bucket_sums + bucket_bounds + range_runs + partial_runs; }
+    std::size_t total() const { return scratch() + buckets(); }
+  };
+  // `point_bytes` 0: the scratch alone (the bucket parts are then 0). A range's tail (its scalars outside the
+  // 0/1 split) may be any length up to the range, and a shorter tail sorts more windows in one pass: the pass
+  // buffers (bounds, complete runs, partial runs) are sized for the largest over the tail lengths m, m/2, m/4
+  // ... (b's scalars are mostly 0 and 1: their short tails took every window in one pass, and the complete
+  // runs of all buckets, 2.4 GiB for b_g2 at ranges of 2^24 where random scalars need 0.4).
+  static Buffers buffers(std::size_t count, std::size_t range, std::size_t point_bytes, bool split,
+                         unsigned max_bits = 22, std::size_t sort_pairs = 0) {
     const std::size_t n = range ? std::min(range, count) : count;
     const Shapes s = shapes(count, range, split, max_bits, sort_pairs);
-    return 4 * s.one.per_window * s.pass_windows * sizeof(uint32_t)  // sorted pairs, in and out
-           + 4 * n * sizeof(uint32_t)                 // ones_index, tail_flag, tail_pos, tail_index
-           + 3 * (n / 32 + 1) * sizeof(uint32_t)      // bitmap words and their counts
-           + n * 32                                   // scalars of host runs (Fr)
-           + s.one.per_window * 2 * sizeof(uint32_t)  // CUB's sort of one window
-           + (std::size_t{16} << 20);
+    const std::size_t xyzz = 2 * point_bytes;
+    const std::size_t all_buckets = std::size_t(s.whole.buckets) * s.whole.layout.windows;
+    Buffers b;
+    b.sorted_pairs = 4 * s.one.per_window * s.pass_windows * sizeof(uint32_t);
+    b.tail_arrays = 4 * n * sizeof(uint32_t);
+    b.bitmap = 3 * (n / 32 + 1) * sizeof(uint32_t);
+    b.host_scalars = n * 32;
+    b.cub_sort = s.one.per_window * 2 * sizeof(uint32_t);
+    b.bucket_sums = all_buckets * xyzz;
+    if (point_bytes == 0) return b;
+    for (std::size_t m = s.one.per_window; m > 0; m /= 2) {
+      const PippengerShape tail(m, s.whole.layout.c, split ? kHalfScalarBits : kWholeScalarBits);
+      const unsigned pass_windows = tail.windows_per_pass(sort_pairs);
+      const std::size_t pass_buckets = std::size_t(s.whole.buckets) * pass_windows;
+      b.bucket_bounds = std::max(b.bucket_bounds, pass_buckets * 2 * sizeof(uint32_t));
+      if (s.ranged) b.range_runs = std::max(b.range_runs, pass_buckets * xyzz);
+      b.partial_runs = std::max(b.partial_runs, 2 * tail.chunks * pass_windows * xyzz);
+    }
+    return b;
   }
 };
 

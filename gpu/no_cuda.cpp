@@ -42,6 +42,10 @@ void use_device(int) {
   no_cuda("a GPU");
 }
 
+void reserve_kernel_stacks() {
+  no_cuda("a GPU");
+}
+
 std::size_t device_memory_in_use() {
   return 0;
 }

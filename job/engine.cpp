@@ -95,13 +95,26 @@ std::unique_ptr<groth16::ProverEngine> make_engine(const EngineConfig& config, c
   return config.gpu() ? make_gpu_engine(config, request) : make_cpu_engine(request);
 }
 
+namespace {
+
+// --gpu-memory is what the process may hold on each device, CUDA's own memory included, so that a limit
+// of a smaller card's memory stands in for that card: the plan's budget is the limit less that memory, as
+// the devices' free memory showed it (most of it, when another process holds memory there), or as
+// estimated where no GPU is visible.
+void limit_budget(std::size_t limit, EngineDevices& out) {
+  out.cuda_memory = out.found.empty() ? gpu::kCudaMemoryEstimate : 0;
+  for (const gpu::DeviceInfo& d : out.found) out.cuda_memory = std::max(out.cuda_memory, d.cuda_memory);
+  out.budget = limit > out.cuda_memory ? limit - out.cuda_memory : 1;
+  out.budget_from = fmt::format("--gpu-memory less {:.2f} GiB that CUDA holds ({})",
+                                double(out.cuda_memory) / double(std::size_t{1} << 30),
+                                out.found.empty() ? "estimated: no GPU is visible" : "measured");
+}
+
+}  // namespace
+
 EngineDevices find_devices(const EngineConfig& config) {
   EngineDevices out;
   if (!config.gpu()) return out;
-  if (config.memory_limit) {
-    out.budget = config.memory_limit;
-    out.budget_from = "--gpu-memory";
-  }
   const std::vector<gpu::DeviceInfo> visible = gpu::list_devices(&out.why_none);
   out.ordinals = config.devices;
   if (out.ordinals.empty())  // --devices all
@@ -114,6 +127,7 @@ EngineDevices find_devices(const EngineConfig& config) {
     else
       out.missing.push_back(index);
   }
+  if (config.memory_limit) limit_budget(config.memory_limit, out);
   if (out.found.empty()) {
     if (!visible.empty())
       out.why_none = fmt::format("{} GPU(s) visible, none of them configured", visible.size());

@@ -99,6 +99,9 @@ struct EngineDevices {
   std::string why_none;                // when none is (CUDA's reason, or a build without CUDA)
   std::size_t budget = 0;              // device bytes; 0: unknown (no limit and no device)
   std::string budget_from;             // "--gpu-memory", or "the free memory of GPU 0 (NVIDIA H200)"
+  // CUDA's own memory (context, kernel stacks) that --gpu-memory holds besides the plan: taken off the
+  // limit for the budget (measured on the devices, kCudaMemoryEstimate where none is visible).
+  std::size_t cuda_memory = 0;
   std::vector<int> missing;            // configured ordinals that are not visible
   std::vector<int> ordinals;           // the engines' devices: the config's, or every visible one for "all"
 };

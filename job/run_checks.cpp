@@ -258,6 +258,7 @@ RunMemoryPlan plan_memory(const std::vector<CheckedInput>& inputs, const ProveOp
   request.device_constraints = options.engine.constraints_on_engine() && options.use_pce;
   request.device_budget = devices.budget;
   request.device_budget_from = devices.budget_from;
+  request.device_cuda_memory = devices.cuda_memory;
   request.synthesis_workers = options.synthesis_workers;
   request.available = host_memory_available();
   // --devices all: as many engines as the devices found.

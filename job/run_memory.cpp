@@ -88,7 +88,8 @@ std::string RunMemoryPlan::shortfall() const {
   std::vector<std::string> parts;
   if (device && !device->fits) {
     // The smallest plan (every vector streamed, the constraints on the host) is what a budget must hold.
-    const std::size_t need_gib = (device->need + (std::size_t{1} << 30) - 1) >> 30;
+    const std::size_t need_gib =
+        (device->need + request.device_cuda_memory + (std::size_t{1} << 30) - 1) >> 30;
     parts.push_back(fmt::format(
         "GPU memory: the {} circuit needs at least {} ({} bytes: every base vector streamed, the "
         "constraints on the host), the budget is {} ({} bytes, {}); it would fit in {}GiB (--gpu-memory "

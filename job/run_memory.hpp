@@ -22,6 +22,8 @@ struct RunMemoryRequest {
   // memory of the GPU); 0: no device plan (the GPU engine makes its own when it loads).
   std::size_t device_budget = 0;
   std::string device_budget_from;
+  // CUDA's own memory that a --gpu-memory limit must hold besides the budget (EngineDevices::cuda_memory).
+  std::size_t device_cuda_memory = 0;
   // Streamed base vectors kept in a pinned host copy of their own (counted in the host plan), instead of
   // being read again from the parameter file's page cache by every MSM (gpu::GpuEngineOptions
   // stream_from_file, the default: the page cache is not the run's memory).

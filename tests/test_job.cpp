@@ -446,18 +446,24 @@ TEST(JobReports, TheEngineConfigIsRecorded) {
 }
 
 // The job looks the devices up itself: a CPU config has none and no budget; a GPU config's budget is its
-// memory limit where no GPU is visible (a dry run's), and the run itself is refused as no-device.
-TEST(JobEngine, TheDeviceBudgetIsTheLimitWhereNoGpuIsVisible) {
+// memory limit less the estimate of CUDA's own memory where no GPU is visible (a dry run's), and the run
+// itself is refused as no-device.
+TEST(JobEngine, TheDeviceBudgetIsTheLimitLessCudaWhereNoGpuIsVisible) {
   const EngineDevices cpu = find_devices(EngineConfig{});
   EXPECT_TRUE(cpu.found.empty());
   EXPECT_EQ(cpu.budget, 0u);
   EngineConfig gpu_config;
   gpu_config.kind = EngineConfig::Kind::kGpu;
-  gpu_config.memory_limit = std::size_t{1} << 30;
+  gpu_config.memory_limit = std::size_t{8} << 30;
   const EngineDevices gpu = find_devices(gpu_config);
   if (!gpu.found.empty()) GTEST_SKIP() << "a GPU is visible here";
-  EXPECT_EQ(gpu.budget, std::size_t{1} << 30);
-  EXPECT_EQ(gpu.budget_from, "--gpu-memory");
+  EXPECT_EQ(gpu.cuda_memory, gpu::kCudaMemoryEstimate);
+  EXPECT_EQ(gpu.budget, (std::size_t{8} << 30) - gpu::kCudaMemoryEstimate);
+  EXPECT_EQ(gpu.budget_from.rfind("--gpu-memory less 1.37 GiB that CUDA holds (estimated", 0), 0u)
+      << gpu.budget_from;
+  // A limit below CUDA's own memory leaves a budget that no plan fits, not an unlimited one (0).
+  gpu_config.memory_limit = std::size_t{1} << 30;
+  EXPECT_EQ(find_devices(gpu_config).budget, 1u);
   EXPECT_FALSE(gpu.why_none.empty());
   try {
     require_devices(gpu_config);

@@ -79,8 +79,8 @@ void check_tiers(const char* label, const std::vector<Tier>& tiers) {
 }
 
 // 80 GiB (H100, A100 80GB): everything on the device, in a few large ranges sorted in passes. 40 GiB (A100
-// 40GB): the constraints on the device and b_g2 (the most bytes per point) beside them, the rest streamed in
-// windows of 2^24 that live in the H step's buffers, one partition at a time (a pair would need the
+// 40GB): the constraints on the device and b_g1 beside them (b_g2 streams: the most bytes per point), the
+// rest in windows of 2^24 that live in the H step's buffers, one partition at a time (a pair would need the
 // constraints on the host, measured slower). 24 GiB (RTX 4090, A10): the constraints on the host and the
 // witness MSMs of two partitions sharing each streamed window, which halves what l, a, b_g1 and b_g2 cost in
 // transfers, so the room goes to wide ranges of 2^24 instead of to a resident vector. 16 GiB: the same, with
@@ -90,14 +90,14 @@ void check_tiers(const char* label, const std::vector<Tier>& tiers) {
 TEST(MemoryPlan, Tiers32GiB) {
   check_tiers("32GiB", {{16, "h,l,a,b_g1,b_g2", false, 2},
                         {24, "h,l,a,b_g1,b_g2", false, 2},
-                        {40, "h,l,a,b_g1", true, 1},
+                        {40, "h,l,a,b_g2", true, 1},
                         {80, "", true, 1}});
 }
 
 TEST(MemoryPlan, Tiers64GiB) {
   check_tiers("64GiB", {{16, "h,l,a,b_g1,b_g2", false, 2},
                         {24, "h,l,a,b_g1,b_g2", false, 2},
-                        {40, "h,l,a,b_g1", true, 1},
+                        {40, "h,l,a,b_g2", true, 1},
                         {80, "", true, 1}});
 }
 
@@ -413,6 +413,19 @@ TEST(RunMemory, DeviceShortfallNamesTheNumbers) {
   EXPECT_NE(why.find(std::to_string(plan.device->need)), std::string::npos) << why;
   const std::size_t would_fit = (plan.device->need + kGiB - 1) / kGiB;  // whole GiB
   EXPECT_NE(why.find("--gpu-memory " + std::to_string(would_fit) + "GiB"), std::string::npos) << why;
+}
+
+// CUDA's own memory is held besides the budget: the limit that would fit counts it too.
+TEST(RunMemory, DeviceShortfallCountsCudaMemoryInTheLimitThatFits) {
+  RunMemoryRequest request;
+  request.gpu = true;
+  request.device_budget = 4 * kGiB;
+  request.device_cuda_memory = 3 * kGiB / 2;
+  const RunMemoryPlan plan = plan_run_memory("32GiB", shape_32gib(), request);
+  ASSERT_TRUE(plan.device.has_value());
+  const std::size_t would_fit = (plan.device->need + request.device_cuda_memory + kGiB - 1) / kGiB;
+  EXPECT_NE(plan.shortfall().find("--gpu-memory " + std::to_string(would_fit) + "GiB"), std::string::npos)
+      << plan.shortfall();
 }
 
 TEST(RunMemory, TestOverrideOfAvailableMemory) {
