@@ -1,6 +1,6 @@
 // The EmptySectorUpdate (SnapDeals) circuit (prover/update/circuit.hpp): constraint and input counts
 // against rust-fil-proofs' published figures, the in-circuit challenge derivation against the native one,
-// a satisfiable 2KiB witness from a native update instance with the public inputs the verifier computes,
+// a satisfiable 2KiB witness from a generated update instance with the public inputs the verifier computes,
 // and tampered witnesses that must fail.
 #include <gtest/gtest.h>
 
@@ -20,6 +20,7 @@
 #include "prover/r1cs/evaluate.hpp"
 #include "prover/update/circuit.hpp"
 #include "prover/update/errors.hpp"
+#include "prover/update/gen_update.hpp"
 #include "prover/update/randomness.hpp"
 #include "prover/update/shape.hpp"
 #include "prover/update/vanilla_proof.hpp"
@@ -190,21 +191,21 @@ TEST(UpdateChallenges, RustFilProofsHardcodedVectors) {
   }
 }
 
-// --- a native update instance ------------------------------------------------------------------------
+// --- a generated update instance ----------------------------------------------------------------
 
-// The native twin of an update (rfp tests/circuit.rs): random TreeROld labels and comm_c, random
-// TreeDNew data, labels_r_new[i] = labels_r_old[i] + data[i] * rho(phi, high(i)), and the three trees.
+// A valid update (prover/update/gen_update.hpp: dense for these sizes, as rfp tests/circuit.rs builds
+// one) with its commitments as field elements, and each partition's witness built from its vanilla proof
+// as the prover builds it.
 struct Instance {
   UpdateShape shape;
   std::size_t h = 0;
-  std::vector<Fr> labels_r_old, labels_d_new, labels_r_new;
-  std::vector<std::vector<merkle::Bytes32>> tree_d;  // levels, leaves first
-  Fr comm_c, root_r_old, root_r_new, comm_r_old, comm_r_new, comm_d_new;
+  Fr comm_r_old, comm_d_new, comm_r_new;
+  std::vector<VanillaPartitionProof> vanilla;
 };
 
 Fr bytes_to_fr(const merkle::Bytes32& bytes) {
   Fr out;
-  if (!Fr::from_bytes_le(bytes.data(), out)) throw std::runtime_error("tree D node is not a field element");
+  if (!Fr::from_bytes_le(bytes.data(), out)) throw std::runtime_error("not a field element");
   return out;
 }
 
@@ -214,75 +215,22 @@ merkle::Bytes32 fr_to_bytes(const Fr& value) {
   return out;
 }
 
-Fr poseidon2(const Fr& a, const Fr& b) {
-  const std::array<Fr, 2> children{a, b};
-  return merkle::PoseidonHasher::node(children);
+Instance make_instance(const UpdateShape& shape, std::uint64_t seed) {
+  GenUpdateOptions options;
+  options.seed = seed;
+  GeneratedUpdate g = generate_update(shape, options);
+  EXPECT_FALSE(g.sparse);
+  return {shape,
+          g.h,
+          bytes_to_fr(g.comm_r_old),
+          bytes_to_fr(g.comm_d_new),
+          bytes_to_fr(g.comm_r_new),
+          std::move(g.vanilla_proofs)};
 }
 
-Instance make_instance(const UpdateShape& shape, std::mt19937_64& rng) {
-  Instance in;
-  in.shape = shape;
-  in.h = shape.h_default();
-  const std::size_t nodes = shape.sector_nodes;
-  for (std::size_t i = 0; i < nodes; ++i) in.labels_r_old.push_back(cuzk::test::random_field<Fr>(rng));
-  in.root_r_old = merkle::tree_root<merkle::PoseidonHasher>(in.labels_r_old, shape.tree_r);
-  in.comm_c = cuzk::test::random_field<Fr>(rng);
-  in.comm_r_old = poseidon2(in.comm_c, in.root_r_old);
-
-  for (std::size_t i = 0; i < nodes; ++i) in.labels_d_new.push_back(cuzk::test::random_field<Fr>(rng));
-  in.tree_d.emplace_back();
-  for (const Fr& leaf : in.labels_d_new) in.tree_d.back().push_back(fr_to_bytes(leaf));
-  while (in.tree_d.back().size() > 1) {
-    const auto& level = in.tree_d.back();
-    std::vector<merkle::Bytes32> up;
-    for (std::size_t i = 0; i < level.size(); i += 2)
-      up.push_back(merkle::Sha256Hasher::node(std::span<const merkle::Bytes32>(level).subspan(i, 2)));
-    in.tree_d.push_back(std::move(up));
-  }
-  in.comm_d_new = bytes_to_fr(in.tree_d.back()[0]);
-
-  const Fr phi_value = phi(in.comm_d_new, in.comm_r_old);
-  for (std::size_t i = 0; i < nodes; ++i) {
-    const Fr r = rho(phi_value, node_high_bits(shape, i, in.h));
-    in.labels_r_new.push_back(encode_node(in.labels_r_old[i], in.labels_d_new[i], r));
-  }
-  in.root_r_new = merkle::tree_root<merkle::PoseidonHasher>(in.labels_r_new, shape.tree_r);
-  in.comm_r_new = poseidon2(in.comm_c, in.root_r_new);
-  return in;
-}
-
-PathSiblings tree_r_path(const std::vector<Fr>& labels, const merkle::TreeShape& shape, std::uint64_t c) {
-  PathSiblings out;
-  for (const auto& element : merkle::tree_path<merkle::PoseidonHasher>(labels, shape, c))
-    out.push_back(element.siblings);
-  return out;
-}
-
-// The partition's witness as rfp's vanilla prover assembles it (tests/circuit.rs get_apex_leafs, gen_proof).
 PartitionWitness make_witness(const Instance& in, std::size_t k) {
-  const UpdateShape& s = in.shape;
-  PartitionWitness w;
-  w.k_and_h_select = k_and_h_select(s, k, in.h);
-  w.comm_r_old = in.comm_r_old;
-  w.comm_d_new = in.comm_d_new;
-  w.comm_r_new = in.comm_r_new;
-  w.comm_c = in.comm_c;
-  w.root_r_old = in.root_r_old;
-  w.root_r_new = in.root_r_new;
-  const auto& apex_row = in.tree_d[s.path_len_to_apex_leaf()];
-  for (std::size_t i = 0; i < s.apex_leaf_count; ++i)
-    w.apex_leafs.push_back(bytes_to_fr(apex_row[k * s.apex_leaf_count + i]));
-  for (std::uint64_t c : partition_challenges(s, in.comm_r_new, k)) {
-    ChallengeWitness cw;
-    cw.leaf_r_old = in.labels_r_old[c];
-    cw.leaf_d_new = in.labels_d_new[c];
-    cw.path_r_old = tree_r_path(in.labels_r_old, s.tree_r, c);
-    cw.path_r_new = tree_r_path(in.labels_r_new, s.tree_r, c);
-    for (std::size_t level = 0; level < s.challenge_bit_len; ++level)
-      cw.path_d_new.push_back({bytes_to_fr(in.tree_d[level][(c >> level) ^ 1])});
-    w.challenges.push_back(std::move(cw));
-  }
-  return w;
+  return witness_from_vanilla(in.shape, k, in.h, in.comm_r_old, in.comm_d_new, in.comm_r_new, in.vanilla[k],
+                              "partition " + std::to_string(k));
 }
 
 std::vector<Fr> circuit_public_inputs(const Checker& cs) {
@@ -293,10 +241,7 @@ std::vector<Fr> circuit_public_inputs(const Checker& cs) {
 
 class UpdateCircuit2KiB : public ::testing::Test {
  protected:
-  static void SetUpTestSuite() {
-    auto rng = cuzk::test::seeded_rng("UpdateCircuit2KiB");
-    instance_ = new Instance(make_instance(shape_of("2KiB"), rng));
-  }
+  static void SetUpTestSuite() { instance_ = new Instance(make_instance(shape_of("2KiB"), 28)); }
   static void TearDownTestSuite() {
     delete instance_;
     instance_ = nullptr;
@@ -413,55 +358,8 @@ TEST_F(UpdateCircuit2KiB, WitnessOfAnotherShapeIsRejected) {
 
 // --- vanilla partition proofs (PartitionProofBytes) -------------------------------------------------
 
-// A Merkle proof as rfp's gen_proof returns it: Single / Sub / Top by the tree's shape, the path split
-// into base, sub and top levels.
-cuzk::porep::MerkleProof vanilla_merkle_proof(const std::vector<merkle::PathElement<Fr>>& path,
-                                              const Fr& leaf, const Fr& root, const merkle::TreeShape& tree) {
-  using cuzk::porep::MerkleProof;
-  MerkleProof p;
-  p.kind = tree.top_arity   ? MerkleProof::Kind::kTop
-           : tree.sub_arity ? MerkleProof::Kind::kSub
-                            : MerkleProof::Kind::kSingle;
-  p.root = fr_to_bytes(root);
-  p.leaf = fr_to_bytes(leaf);
-  const std::size_t extra = (tree.sub_arity ? 1 : 0) + (tree.top_arity ? 1 : 0);
-  for (std::size_t row = 0; row < path.size(); ++row) {
-    cuzk::porep::PathElement e;
-    for (const Fr& s : path[row].siblings) e.hashes.push_back(fr_to_bytes(s));
-    e.index = path[row].index;
-    const std::size_t base_len = path.size() - extra;
-    (row < base_len ? p.base : row == base_len ? p.sub : p.top).path.push_back(std::move(e));
-  }
-  return p;
-}
-
-VanillaPartitionProof make_vanilla(const Instance& in, std::size_t k) {
-  const UpdateShape& s = in.shape;
-  VanillaPartitionProof v;
-  v.comm_c = fr_to_bytes(in.comm_c);
-  const auto& apex_row = in.tree_d[s.path_len_to_apex_leaf()];
-  v.apex_leafs.assign(apex_row.begin() + k * s.apex_leaf_count,
-                      apex_row.begin() + (k + 1) * s.apex_leaf_count);
-  for (std::uint64_t c : partition_challenges(s, in.comm_r_new, k)) {
-    VanillaChallengeProof cp;
-    cp.proof_r_old =
-        vanilla_merkle_proof(merkle::tree_path<merkle::PoseidonHasher>(in.labels_r_old, s.tree_r, c),
-                             in.labels_r_old[c], in.root_r_old, s.tree_r);
-    cp.proof_r_new =
-        vanilla_merkle_proof(merkle::tree_path<merkle::PoseidonHasher>(in.labels_r_new, s.tree_r, c),
-                             in.labels_r_new[c], in.root_r_new, s.tree_r);
-    std::vector<merkle::PathElement<Fr>> path_d;
-    for (std::size_t level = 0; level < s.challenge_bit_len; ++level) {
-      merkle::PathElement<Fr> e;
-      e.siblings.push_back(bytes_to_fr(in.tree_d[level][(c >> level) ^ 1]));
-      e.index = (c >> level) & 1;
-      path_d.push_back(std::move(e));
-    }
-    cp.proof_d_new =
-        vanilla_merkle_proof(path_d, in.labels_d_new[c], in.comm_d_new, merkle::TreeShape{2, 0, 0});
-    v.challenge_proofs.push_back(std::move(cp));
-  }
-  return v;
+const VanillaPartitionProof& make_vanilla(const Instance& in, std::size_t k) {
+  return in.vanilla[k];
 }
 
 PartitionWitness witness_via_bytes(const Instance& in, std::size_t k,
@@ -520,7 +418,7 @@ TEST_F(UpdateCircuit2KiB, HostileVanillaBytesAreRefusedWithContext) {
   refused(non_canonical, "comm_c is not a canonical field element");
   // Two challenge proofs swapped: the first no longer proves the first challenge (unless the two challenges
   // happen to be the same node).
-  VanillaPartitionProof swapped = make_vanilla(in, 0);
+  VanillaPartitionProof swapped = make_vanilla(in, 0);  // a copy
   const auto challenges = partition_challenges(in.shape, in.comm_r_new, 0);
   std::size_t other = 1;
   while (challenges[other] == challenges[0]) ++other;
@@ -531,13 +429,36 @@ TEST_F(UpdateCircuit2KiB, HostileVanillaBytesAreRefusedWithContext) {
 // 16KiB has two partitions: partition 1 exercises the partition bits, the partition path and the
 // digests of a later partition (6.3 M constraints, a few seconds).
 TEST(UpdateCircuit16KiB, SecondPartitionSatisfied) {
-  auto rng = cuzk::test::seeded_rng("UpdateCircuit16KiB");
-  const Instance in = make_instance(shape_of("16KiB"), rng);
+  const Instance in = make_instance(shape_of("16KiB"), 16);
   Checker cs;
   synthesize_update_circuit(cs, in.shape, make_witness(in, 1));
   ASSERT_TRUE(cs.is_satisfied()) << cs.first_failure()->path;
   EXPECT_EQ(circuit_public_inputs(cs),
             public_inputs(in.shape, 1, in.h, in.comm_r_old, in.comm_d_new, in.comm_r_new));
+}
+
+// The sparse construction (no deal data, TreeRNew = TreeROld) at a size small enough to synthesize: the
+// same trees the large sizes get, so a satisfied 2KiB circuit vouches for their Merkle proofs.
+TEST(UpdateCircuitSparse, NoDealDataInstanceSatisfied) {
+  GenUpdateOptions options;
+  options.seed = 5;
+  options.sparse = true;
+  GeneratedUpdate g = generate_update(shape_of("2KiB"), options);
+  ASSERT_TRUE(g.sparse);
+  EXPECT_EQ(g.comm_r_new, g.comm_r_old);
+  EXPECT_EQ(g.root_r_new, g.root_r_old);
+  const Instance in{g.shape,
+                    g.h,
+                    bytes_to_fr(g.comm_r_old),
+                    bytes_to_fr(g.comm_d_new),
+                    bytes_to_fr(g.comm_r_new),
+                    std::move(g.vanilla_proofs)};
+  Checker cs;
+  synthesize_update_circuit(cs, in.shape, make_witness(in, 0));
+  ASSERT_TRUE(cs.is_satisfied()) << cs.first_failure()->path;
+  // Another seed, another instance.
+  options.seed = 6;
+  EXPECT_NE(generate_update(shape_of("2KiB"), options).comm_r_new, g.comm_r_new);
 }
 
 TEST(UpdateShapes, ConstantsFromUpstream) {

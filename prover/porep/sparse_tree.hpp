@@ -31,13 +31,13 @@ class SparseTree {
   std::uint64_t leaf_count() const { return leaf_count_; }
   const Domain& root() const { return root_; }
   Domain leaf(std::uint64_t index) const { return node(0, index); }
-  InclusionPath path(std::uint64_t leaf_index) const;          // every level
+  InclusionPath path(std::uint64_t leaf_index) const;  // every level
   // rfp's split: base levels in `base`, then one sub element, then one top element.
   MerkleProof proof(std::uint64_t leaf_index, unsigned sub_arity, unsigned top_arity) const;
-
- private:
+  // The node at `index` of `level` (0: the leaves), given or default; after build() for level > 0.
   Domain node(std::size_t level, std::uint64_t index) const;
 
+ private:
   std::vector<unsigned> arities_;
   NodeHasher hasher_;
   std::uint64_t leaf_count_ = 1;
