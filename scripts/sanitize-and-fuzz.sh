@@ -3,7 +3,7 @@
 #  1. $SANITIZE_BUILD_DIR (build-sanitize): clang with -fsanitize=address,undefined (and fuzzer-no-link);
 #     the fast CPU unit tests run under AddressSanitizer + UndefinedBehaviorSanitizer;
 #  2. the libFuzzer targets of tests/fuzz (C1 reader, .vk/.params reader, proof reader, PCE cache reader,
-#     the report readers of `compare` and `report timeline`, the update vanilla-proof reader),
+#     the report readers of `compare` and `report timeline`, the update vanilla-proof and input-file readers),
 #     each for $FUZZ_SECONDS (default 50) from its committed seed corpus tests/fuzz/corpus/<target>, whose
 #     inputs (the regression cases) are all run first;
 #  3. the two-stage pipeline tests (tests/test_two_stage.cpp) under ThreadSanitizer.
@@ -23,8 +23,8 @@ stamp() { echo "sanitize-and-fuzz: $* ($((SECONDS - start)) s)"; }
 # The fast unit tests (seconds each without sanitizers): parsers, encodings, files, caches, the pipeline.
 unit_tests=(test_reliability test_c1_file test_proof_file test_param_names test_encoding test_field test_curve
             test_domain test_r1cs test_pce_cache test_pce_cache_file test_pce_compact test_pce_evaluate
-            test_timing_report test_two_stage)
-fuzz_targets=(c1 params proof pce_header reports update_vanilla)
+            test_timing_report test_two_stage test_update_input)
+fuzz_targets=(c1 params proof pce_header reports update_vanilla update_input)
 
 launcher=()
 command -v ccache >/dev/null && launcher=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache)

@@ -1,5 +1,7 @@
 // The update input file (prover/update/input_file.hpp): the registered names, a round trip through the
-// file, and every malformed case refused with an UpdateError that names the file (and the partition).
+// file, every malformed case refused with an UpdateError that names the file (and the partition), and
+// generated inputs (prover/update/gen_update.hpp) whose witnesses satisfy the circuit (2KiB) or whose
+// Merkle proofs hash to their roots (32GiB, sparse).
 #include <gtest/gtest.h>
 
 #include <filesystem>
@@ -9,7 +11,11 @@
 
 #include "io/temp_dir.hpp"
 #include "prover/porep/c1_file.hpp"
+#include "prover/porep/sparse_tree.hpp"
+#include "prover/r1cs/constraint_system.hpp"
+#include "prover/update/circuit.hpp"
 #include "prover/update/errors.hpp"
+#include "prover/update/gen_update.hpp"
 #include "prover/update/input_file.hpp"
 #include "prover/update/vanilla_proof.hpp"
 
@@ -204,6 +210,74 @@ TEST(UpdateInputFile, MissingAndEmptyFiles) {
     EXPECT_NE(std::string(e.what()).find("empty.json: empty file"), std::string::npos) << e.what();
   }
   EXPECT_ANY_THROW(read_update_input_file((dir.path() / "absent.json").string()));
+}
+
+// --- generated inputs --------------------------------------------------------------------------------
+
+TEST(GeneratedUpdateInput, TwoKiBThroughTheFileSatisfiesTheCircuit) {
+  GenUpdateOptions options;
+  options.seed = 11;
+  const UpdateInput in = generate_update_input("2KiB", 7, options);
+  EXPECT_EQ(in.registered_proof, find_registered_update_proof("StackedDrg2KiBV1"));
+  EXPECT_EQ(in.sector_id, 7u);
+  EXPECT_NE(in.comm_r_new, in.comm_r_old);  // dense: real deal data changes the replica
+  io::TempDir dir("cuzk-update-input-");
+  const std::string path = (dir.path() / "u.json").string();
+  write_update_input_file(path, in);
+  const UpdateInput back = read_update_input_file(path);
+  ASSERT_EQ(back, in);
+  r1cs::Checker cs;
+  synthesize_update_circuit(cs, back.registered_proof->shape(), partition_witness(back, 0, path));
+  ASSERT_TRUE(cs.is_satisfied()) << cs.first_failure()->path;
+  // The same seed gives the same file; another seed another one.
+  EXPECT_EQ(generate_update_input("2KiB", 7, options), in);
+  options.seed = 12;
+  EXPECT_NE(generate_update_input("2KiB", 7, options).comm_d_new, in.comm_d_new);
+  // A tampered comm_r_new draws other challenges than the ones the proofs prove.
+  UpdateInput tampered = back;
+  tampered.comm_r_new[0] ^= 1;
+  EXPECT_THROW(partition_witness(tampered, 0, path), UpdateError);
+  EXPECT_THROW(generate_update_input("16KiB", 1, options), UpdateError);  // no registered proof
+}
+
+// The root a Merkle proof's leaf and path hash to (base levels, then sub, then top).
+porep::Domain root_of(const porep::MerkleProof& p, porep::SparseTree::NodeHasher hasher) {
+  porep::Domain current = p.leaf;
+  for (const porep::InclusionPath* part : {&p.base, &p.sub, &p.top}) {
+    for (const porep::PathElement& e : part->path) {
+      std::vector<porep::Domain> children = e.hashes;
+      children.insert(children.begin() + static_cast<std::ptrdiff_t>(e.index), current);
+      current = hasher(children.data(), static_cast<unsigned>(children.size()));
+    }
+  }
+  return current;
+}
+
+// 32GiB is sparse by default: 16 partitions of 86 challenges in well under a second, each challenge's
+// three proofs hashing to the roots, whose witnesses the circuit's checks accept (synthesizing 81 M
+// constraints per partition is left to the provers).
+TEST(GeneratedUpdateInput, SparseThirtyTwoGiBProofsHashToTheirRoots) {
+  GenUpdateOptions options;
+  options.seed = 3;
+  const GeneratedUpdate g = generate_update(*UpdateShape::find("32GiB"), options);
+  ASSERT_TRUE(g.sparse);
+  ASSERT_EQ(g.vanilla_proofs.size(), 16u);
+  for (std::size_t k : {std::size_t{0}, std::size_t{9}, std::size_t{15}}) {
+    SCOPED_TRACE("partition " + std::to_string(k));
+    const VanillaPartitionProof& p = g.vanilla_proofs[k];
+    ASSERT_EQ(p.challenge_proofs.size(), 86u);
+    for (const VanillaChallengeProof& c : p.challenge_proofs) {
+      EXPECT_EQ(c.proof_r_old.kind, porep::MerkleProof::Kind::kSub);
+      EXPECT_EQ(root_of(c.proof_r_old, porep::poseidon_node), g.root_r_old);
+      EXPECT_EQ(root_of(c.proof_r_new, porep::poseidon_node), g.root_r_new);
+      EXPECT_EQ(root_of(c.proof_d_new, porep::sha256_node), g.comm_d_new);
+    }
+  }
+  const UpdateInput in = generate_update_input("32GiB", 1, options);
+  EXPECT_EQ(in.comm_r_new, g.comm_r_new);
+  const std::string json = update_input_to_json(in);
+  EXPECT_EQ(parse_update_input_json(json, "u32.json"), in);
+  for (std::size_t k = 0; k < 16; ++k) EXPECT_NO_THROW(partition_witness(in, k, "u32.json")) << k;
 }
 
 }  // namespace
