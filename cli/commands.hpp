@@ -29,6 +29,8 @@ void register_prove_commands(CLI::App& app);
 void register_verify_command(CLI::App& app);
 // cli/gen_c1.cpp: `cuzk gen-c1`.
 void register_gen_c1_command(CLI::App& app);
+// cli/gen_update.cpp: `cuzk gen-update`.
+void register_gen_update_command(CLI::App& app);
 
 // cli/circuit.cpp: `cuzk circuit info`.
 void register_circuit_commands(CLI::App& app);

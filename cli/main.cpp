@@ -24,7 +24,7 @@ const std::pair<const char*, std::vector<const char*>> kCommandGroups[] = {
     {"Proving", {"prove", "verify", "proof"}},
     {"Measuring", {"bench", "compare", "report"}},
     {"Parameters and caches", {"params", "pce", "circuit"}},
-    {"Test data and this build", {"gen-c1", "selftest", "info"}},
+    {"Test data and this build", {"gen-c1", "gen-update", "selftest", "info"}},
 };
 
 // The footer of `cuzk --help`; help2man makes its "Examples:" the man page's EXAMPLES section
@@ -81,6 +81,7 @@ int main(int argc, char** argv) {
   register_pce_commands(app);
   register_circuit_commands(app);
   register_gen_c1_command(app);
+  register_gen_update_command(app);
   register_selftest_command(app);
   register_info_command(app);
   for (const auto& [group, names] : kCommandGroups)
