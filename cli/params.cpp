@@ -36,6 +36,7 @@
 #include "prover/porep/param_names.hpp"
 #include "prover/porep/registered_proof.hpp"
 #include "prover/porep/synthesis.hpp"
+#include "prover/update/param_names.hpp"
 
 namespace cuzk::cli {
 namespace {
@@ -51,10 +52,19 @@ std::vector<const porep::SectorShape*> selected_sizes(const std::string& sector_
   return {porep::parse_sector_size(sector_size)};  // the option's validator already accepted it
 }
 
-void run_names(const std::string& sector_size) {
+// `circuit`: porep, update or all (the option's check accepted it); PoRep names first.
+void run_names(const std::string& sector_size, const std::string& circuit) {
+  const porep::ParamFileKind kinds[] = {porep::ParamFileKind::kParams, porep::ParamFileKind::kVerifyingKey};
+  if (circuit != "update") {
+    for (const porep::SectorShape* s : selected_sizes(sector_size))
+      for (porep::ParamFileKind kind : kinds)
+        fmt::print("{:<7} {}\n", s->label, porep::param_file_name(*s, kind));
+  }
+  if (circuit == "porep") return;
   for (const porep::SectorShape* s : selected_sizes(sector_size)) {
-    for (porep::ParamFileKind kind : {porep::ParamFileKind::kParams, porep::ParamFileKind::kVerifyingKey}) {
-      fmt::print("{:<7} {}\n", s->label, porep::param_file_name(*s, kind));
+    for (porep::ParamFileKind kind : kinds) {
+      const std::optional<porep::ManifestEntry> e = update::find_update_manifest_entry(s->sector_size, kind);
+      if (e) fmt::print("{:<7} {}\n", s->label, e->file_name);
     }
   }
 }
@@ -262,11 +272,15 @@ constexpr const char* kDemoSetupGroup = "Built-in demo circuit";
 // `cuzk params names`.
 void add_names_command(CLI::App* params) {
   auto sector_size = std::make_shared<std::string>();
+  auto circuit = std::make_shared<std::string>("porep");
   CLI::App* names = params->add_subcommand(
       "names", "Print the v28 .params/.vk file names (rust-fil-proofs parameter_cache.rs)");
   names->add_option("--sector-size", *sector_size, "Only this size: 2KiB 8MiB 512MiB 32GiB 64GiB or bytes")
       ->check(sector_size_validator());
-  names->callback([sector_size] { run_names(*sector_size); });
+  names->add_option("--circuit", *circuit, "porep, update (SnapDeals: lotus parameters.json) or all")
+      ->check(CLI::IsMember({"porep", "update", "all"}))
+      ->capture_default_str();
+  names->callback([sector_size, circuit] { run_names(*sector_size, *circuit); });
 }
 
 // `cuzk params check`.

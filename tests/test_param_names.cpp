@@ -14,13 +14,18 @@
 #include "io/param_names.hpp"
 #include "prover/porep/param_names.hpp"
 #include "prover/porep/registered_proof.hpp"
+#include "prover/update/input_file.hpp"
+#include "prover/update/param_names.hpp"
+#include "prover/update/shape.hpp"
 
 namespace cuzk::porep {
 namespace {
 
 using io::parameter_cache_dir;
 
-const SectorShape& shape(const char* label) { return *parse_sector_size(label); }
+const SectorShape& shape(const char* label) {
+  return *parse_sector_size(label);
+}
 
 // The SHA-256 file ids of the ten PoRep entries of rust-fil-proofs' parameters.json.
 struct PublishedSuffix {
@@ -182,6 +187,44 @@ TEST(Blake2bFileErrors, MissingFileThrowsIoErrorNamingIt) {
   } catch (const io::IoError& e) {
     EXPECT_NE(std::string(e.what()).find("/nonexistent/cuzk/file.params"), std::string::npos);
   }
+}
+
+// The update (SnapDeals) entries of lotus' parameters.json: one .params and one .vk per registered size,
+// sharing one file id, each name carrying the size's TreeR arities, a CIDv0 and a 32-hex-digit digest, and
+// none of them a PoRep name.
+TEST(UpdateParamNames, OnePairPerRegisteredSize) {
+  ASSERT_EQ(update::update_manifest().size(), 10u);
+  std::set<std::string> names;
+  for (const update::RegisteredUpdateProof& p : update::registered_update_proofs()) {
+    SCOPED_TRACE(p.name);
+    const update::UpdateShape& s = p.shape();
+    const auto params = update::find_update_manifest_entry(s.sector_bytes(), ParamFileKind::kParams);
+    const auto vk = update::find_update_manifest_entry(s.sector_bytes(), ParamFileKind::kVerifyingKey);
+    ASSERT_TRUE(params && vk);
+    const std::string arities = "-poseidon_hasher-" + std::to_string(s.tree_r.base_arity) + "-" +
+                                std::to_string(s.tree_r.sub_arity) + "-" +
+                                std::to_string(s.tree_r.top_arity) + "-";
+    const std::string p_name(params->file_name), v_name(vk->file_name);
+    EXPECT_EQ(p_name.rfind("v28-empty-sector-update-merkletree" + arities, 0), 0u) << p_name;
+    EXPECT_TRUE(p_name.ends_with(".params")) << p_name;
+    EXPECT_EQ(p_name.substr(0, p_name.size() - 7) + ".vk", v_name);
+    EXPECT_EQ(p_name.size(),
+              std::string("v28-empty-sector-update-merkletree-poseidon_hasher-8-0-0-").size() + 64 + 7);
+    for (const ManifestEntry* e : {&*params, &*vk}) {
+      EXPECT_EQ(e->cid.size(), 46u);
+      EXPECT_EQ(e->cid.substr(0, 2), "Qm");
+      EXPECT_EQ(e->digest.size(), 32u);
+      EXPECT_EQ(e->digest.find_first_not_of("0123456789abcdef"), std::string_view::npos);
+      EXPECT_FALSE(find_manifest_entry(e->file_name).has_value());  // not a PoRep file
+      names.insert(std::string(e->file_name));
+    }
+  }
+  EXPECT_EQ(names.size(), 10u);
+  EXPECT_FALSE(update::find_update_manifest_entry(4096, ParamFileKind::kParams).has_value());
+  EXPECT_FALSE(update::find_update_manifest_entry(2048, ParamFileKind::kMeta).has_value());
+  // lotus' 32GiB pair, as published.
+  EXPECT_EQ(update::find_update_manifest_entry(34359738368u, ParamFileKind::kVerifyingKey)->digest,
+            "3a6941983754737fde880d29c7094905");
 }
 
 }  // namespace

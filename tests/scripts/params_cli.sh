@@ -28,6 +28,17 @@ has "$name2k.vk"
 run 0 "params names --sector-size 2048" "$CUZK_BIN" params names --sector-size 2048
 [ "$(wc -l <"$tmp/out.txt")" -eq 2 ] || fail "params names --sector-size: expected 2 lines"
 run 2 "params names rejects a test-only size" "$CUZK_BIN" params names --sector-size 4KiB
+# The update (SnapDeals) circuit's names (lotus parameters.json), alone or after the PoRep ones.
+update32g="v28-empty-sector-update-merkletree-poseidon_hasher-8-8-0-3b7f44a9362e3985369454947bc94022e118211e49fd672d52bec1cbfd599d18"
+run 0 "params names --circuit update" "$CUZK_BIN" params names --circuit update
+has "$update32g.params"
+has "$update32g.vk"
+[ "$(wc -l <"$tmp/out.txt")" -eq 10 ] || fail "params names --circuit update: expected 10 lines"
+! grep -q stacked-proof-of-replication "$tmp/out.txt" || fail "params names --circuit update lists PoRep names"
+run 0 "params names --circuit all --sector-size 32GiB" "$CUZK_BIN" params names --circuit all --sector-size 32GiB
+[ "$(wc -l <"$tmp/out.txt")" -eq 4 ] || fail "params names --circuit all --sector-size 32GiB: expected 4 lines"
+has "32GiB   $update32g.vk"
+run 2 "params names --circuit winning-post" "$CUZK_BIN" params names --circuit winning-post
 
 # Check: an empty directory is all MISSING (fine unless a size is asked for), junk is a MISMATCH.
 mkdir "$tmp/params"
