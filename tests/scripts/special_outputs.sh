@@ -44,6 +44,10 @@ for target in "$tmp/fifo" "$tmp/null"; do
   says "$target: exists and is not a regular file" "gen-c1 -o $target"
   check_untouched "gen-c1 -o $target"
 
+  expect 3 "gen-update -o $target" "$CUZK_BIN" gen-update --sector-size 2KiB -o "$target"
+  says "$target: exists and is not a regular file" "gen-update -o $target"
+  check_untouched "gen-update -o $target"
+
   expect 3 "report timeline -o $target" "$CUZK_BIN" report timeline "$tmp/report.json" -o "$target"
   says "$target: exists and is not a regular file" "report timeline -o $target"
   check_untouched "report timeline -o $target"
