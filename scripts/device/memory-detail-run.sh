@@ -1,3 +1,4 @@
+# The MSM workspace buffer by buffer (the memory trace) at 24 GiB, prefetch off, one 32GiB sector.
 set -u
 export LD_LIBRARY_PATH=$PWD/out/small/lib CUZK_BIN=$PWD/out/small/cuzk CUZK_LOG=info CUZK_GPU_MEMORY_TRACE=1 CUZK_TIERS_BASELINE=0
 for run in "24off:CUZK_GPU_SCALAR_PREFETCH=0:24GiB:200"; do

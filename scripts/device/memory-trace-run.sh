@@ -1,3 +1,5 @@
+# The device memory trace at 32GiB (CUZK_GPU_MEMORY_TRACE=1): per-kernel stack use (cuobjdump), and the
+# memory in use after each stage at 24 GiB with and without the scalar prefetch and at 16 GiB.
 set -u
 export LD_LIBRARY_PATH=$PWD/out/small/lib CUZK_BIN=$PWD/out/small/cuzk CUZK_LOG=info CUZK_GPU_MEMORY_TRACE=1 CUZK_TIERS_BASELINE=0
 nvidia-smi --query-gpu=name,memory.total,memory.used --format=csv > $OUT/gpu.txt
