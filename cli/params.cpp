@@ -1,6 +1,6 @@
 // `cuzk params names|check|info|setup`: Filecoin parameter file names, digest checks against
-// parameters.json, structure of .params/.vk files, and test parameters for the PoRep circuits (streamed
-// from the constraint cache, on the CPU or the GPU) and for the demo circuit.
+// parameters.json, structure of .params/.vk files, and test parameters for the PoRep and update (SnapDeals)
+// circuits (streamed from the constraint cache, on the CPU or the GPU) and for the demo circuit.
 #include <fmt/format.h>
 #include <spdlog/spdlog.h>
 
@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <cstdlib>
 #include <filesystem>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -27,6 +28,7 @@
 #include "pce/cache.hpp"
 #include "pce/porep_pce.hpp"
 #include "pce/test_setup.hpp"
+#include "pce/update_pce.hpp"
 #include "prover/algebra/bits.hpp"
 #include "prover/algebra/encoding.hpp"
 #include "prover/groth16/demo_circuit.hpp"
@@ -37,6 +39,7 @@
 #include "prover/porep/registered_proof.hpp"
 #include "prover/porep/synthesis.hpp"
 #include "prover/update/param_names.hpp"
+#include "prover/update/shape.hpp"
 
 namespace cuzk::cli {
 namespace {
@@ -69,6 +72,20 @@ void run_names(const std::string& sector_size, const std::string& circuit) {
   }
 }
 
+// Prints OK or MISMATCH for one present file against its parameters.json entry; true when it matches.
+bool check_digest(const fs::path& path, const porep::ManifestEntry& entry, const std::string& label) {
+  const std::string name = path.filename().string();
+  const auto start = std::chrono::steady_clock::now();
+  const std::string digest = porep::filecoin_param_digest(path);
+  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  if (digest == entry.digest) {
+    fmt::print("OK        {:<7} {} ({}, {:.1f} s)\n", label, name, human_bytes(fs::file_size(path)), seconds);
+    return true;
+  }
+  fmt::print("MISMATCH  {:<7} {}\n          digest {} expected {}\n", label, name, digest, entry.digest);
+  return false;
+}
+
 void run_check(const std::string& params_dir_flag, const std::string& sector_size) {
   const fs::path dir = params_dir_flag.empty() ? io::parameter_cache_dir() : fs::path(params_dir_flag);
   fmt::print("parameter directory: {}\n", dir.string());
@@ -86,18 +103,29 @@ void run_check(const std::string& params_dir_flag, const std::string& sector_siz
         ++missing;
         continue;
       }
-      const auto start = std::chrono::steady_clock::now();
-      const std::string digest = porep::filecoin_param_digest(path);
-      const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-      if (entry && digest == entry->digest) {
-        fmt::print("OK        {:<7} {} ({}, {:.1f} s)\n", s->label, name, human_bytes(fs::file_size(path)),
-                   seconds);
+      if (entry && check_digest(path, *entry, std::string(s->label))) {
         ++ok;
+      } else if (!entry) {
+        fmt::print("MISMATCH  {:<7} {}\n          (no manifest entry)\n", s->label, name);
+        ++mismatched;
       } else {
-        fmt::print("MISMATCH  {:<7} {}\n          digest {} expected {}\n", s->label, name, digest,
-                   entry ? std::string(entry->digest) : "(no manifest entry)");
         ++mismatched;
       }
+    }
+  }
+  // The update (SnapDeals) files where present: not every operator snaps, so absent ones are not missing.
+  for (const porep::SectorShape* s : selected_sizes(sector_size)) {
+    for (porep::ParamFileKind kind : {porep::ParamFileKind::kParams, porep::ParamFileKind::kVerifyingKey}) {
+      const std::optional<porep::ManifestEntry> entry =
+          update::find_update_manifest_entry(s->sector_size, kind);
+      if (!entry) continue;
+      const fs::path path = dir / std::string(entry->file_name);
+      std::error_code ec;
+      if (!fs::is_regular_file(path, ec)) continue;
+      if (check_digest(path, *entry, fmt::format("{} update", s->label)))
+        ++ok;
+      else
+        ++mismatched;
     }
   }
   fmt::print("{} ok, {} mismatch, {} missing\n", ok, mismatched, missing);
@@ -114,11 +142,19 @@ void run_check(const std::string& params_dir_flag, const std::string& sector_siz
 }
 
 void print_manifest_match(const fs::path& path, bool compute_digest) {
-  const std::optional<porep::ManifestEntry> entry = porep::find_manifest_entry(path.filename().string());
+  const std::string name = path.filename().string();
+  std::optional<porep::ManifestEntry> entry = porep::find_manifest_entry(name);
+  const char* circuit = "PoRep";
+  for (const porep::ManifestEntry& e : update::update_manifest()) {
+    if (!entry && e.file_name == name) {
+      entry = e;
+      circuit = "update (SnapDeals)";
+    }
+  }
   if (!entry) {
-    fmt::print("manifest:     not a Filecoin PoRep parameter file name\n");
+    fmt::print("manifest:     not a Filecoin PoRep or update parameter file name\n");
   } else {
-    fmt::print("manifest:     {} sector, cid {}, digest {}\n",
+    fmt::print("manifest:     {} {} sector, cid {}, digest {}\n", circuit,
                porep::find_sector_shape(entry->sector_size)->label, entry->cid, entry->digest);
   }
   if (compute_digest) {
@@ -182,6 +218,7 @@ void run_info(const std::string& file, bool check_points, bool compute_digest) {
 
 struct PorepSetupFlags {
   std::string sector_size, params_dir, pce_cache_dir;
+  bool update = false;  // --circuit update: the SnapDeals circuit of the size instead of the PoRep one
   bool force = false, gpu = false;
   std::optional<std::uint64_t> seed;
   unsigned threads = 0;
@@ -194,28 +231,53 @@ std::unique_ptr<groth16::FixedBaseEncoder> make_encoder(const PorepSetupFlags& f
   return gpu::make_gpu_fixed_base_encoder();
 }
 
-// Test parameters for one PoRep sector size, written under Filecoin's names so that `cuzk prove` finds
-// them: the partition circuit's PCE (loaded from the cache or built, as `cuzk prove` does), then the
-// streaming setup (pce/test_setup.hpp) into .params and .vk, and the .meta.
-void run_porep_setup(const PorepSetupFlags& f) {
+// What one setup writes and from which circuit: the PoRep or the update circuit of a sector size.
+struct SetupTarget {
+  std::string label;  // "2KiB" or "2KiB update", for the log lines
+  fs::path params_path, vk_path;
+  std::optional<fs::path> meta_path;  // rfp's .meta: PoRep only (lotus lists none for the update files)
+  std::function<pce::LoadResult(const fs::path& pce_dir)> load_pce;
+};
+
+SetupTarget setup_target(const PorepSetupFlags& f, const fs::path& dir) {
+  const porep::SectorShape* shape = porep::parse_sector_size(f.sector_size);
+  if (!f.update) {
+    const auto circuit = porep::StackedCircuitShape::from_sector(*shape);
+    return {std::string(shape->label), dir / porep::param_file_name(*shape, porep::ParamFileKind::kParams),
+            dir / porep::param_file_name(*shape, porep::ParamFileKind::kVerifyingKey),
+            dir / porep::param_file_name(*shape, porep::ParamFileKind::kMeta),
+            [circuit](const fs::path& pce_dir) { return pce::load_or_build_porep(pce_dir, circuit); }};
+  }
+  // Every size parse_sector_size accepts has a registered update proof and lotus' two file names.
+  const auto params = update::find_update_manifest_entry(shape->sector_size, porep::ParamFileKind::kParams);
+  const auto vk = update::find_update_manifest_entry(shape->sector_size, porep::ParamFileKind::kVerifyingKey);
+  if (!params || !vk) throw CLI::ValidationError("--sector-size", "no update circuit for " + f.sector_size);
+  const update::UpdateShape circuit = update::UpdateShape::from_sector_bytes(shape->sector_size);
+  return {std::string(shape->label) + " update", dir / std::string(params->file_name),
+          dir / std::string(vk->file_name), std::nullopt,
+          [circuit](const fs::path& pce_dir) { return pce::load_or_build_update(pce_dir, circuit); }};
+}
+
+// Test parameters for one sector size's PoRep or update circuit, written under Filecoin's names so that
+// `cuzk prove` finds them: the circuit's PCE (loaded from the cache or built, as `cuzk prove` does), then
+// the streaming setup (pce/test_setup.hpp) into .params and .vk, and the PoRep .meta.
+void run_filecoin_setup(const PorepSetupFlags& f) {
   const auto start = std::chrono::steady_clock::now();
   auto seconds = [&] {
     return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   };
-  const porep::SectorShape* shape = porep::parse_sector_size(f.sector_size);
   const fs::path dir = f.params_dir.empty() ? io::parameter_cache_dir() : fs::path(f.params_dir);
-  const fs::path params_path = dir / porep::param_file_name(*shape, porep::ParamFileKind::kParams);
-  const fs::path vk_path = dir / porep::param_file_name(*shape, porep::ParamFileKind::kVerifyingKey);
-  const fs::path meta_path = dir / porep::param_file_name(*shape, porep::ParamFileKind::kMeta);
-  if (!f.force && (fs::exists(params_path) || fs::exists(vk_path))) {
+  const SetupTarget target = setup_target(f, dir);
+  if (!f.force && (fs::exists(target.params_path) || fs::exists(target.vk_path))) {
     spdlog::error("{} already exists; pass --force to replace it",
-                  fs::exists(params_path) ? params_path.string() : vk_path.string());
+                  fs::exists(target.params_path) ? target.params_path.string() : target.vk_path.string());
     throw CLI::RuntimeError(kParameterError);
   }
   // The outputs, then the encoder: a device or FIFO in their place, or --gpu on a machine without one, fails
   // before minutes of PCE work.
   fs::create_directories(dir);
-  for (const fs::path& output : {params_path, vk_path, meta_path}) io::check_output_file(output);
+  for (const fs::path& output : {target.params_path, target.vk_path}) io::check_output_file(output);
+  if (target.meta_path) io::check_output_file(*target.meta_path);
   const std::unique_ptr<groth16::FixedBaseEncoder> encoder = make_encoder(f);
   groth16::ToxicWaste waste;
   if (f.seed) {
@@ -228,27 +290,31 @@ void run_porep_setup(const PorepSetupFlags& f) {
 
   // The PCE cache directory by the one rule (pce::cache_dir): the flag, CUZK_PCE_CACHE, or <params dir>/pce.
   const fs::path pce_dir = pce::cache_dir(f.pce_cache_dir, dir);
-  const auto circuit = porep::StackedCircuitShape::from_sector(*shape);
-  spdlog::info("params setup {}: loading or building the constraint cache in {}", shape->label,
-               pce_dir.string());
-  const pce::LoadResult loaded = pce::load_or_build_porep(pce_dir, circuit);
-  spdlog::info("params setup {}: phase pce.{}: {:.2f} s ({}{}; {} constraints, {} inputs, {} aux)",
-               shape->label, loaded.built ? "build" : "load", loaded.seconds, loaded.path.string(),
+  const std::string& label = target.label;
+  spdlog::info("params setup {}: loading or building the constraint cache in {}", label, pce_dir.string());
+  const pce::LoadResult loaded = target.load_pce(pce_dir);
+  spdlog::info("params setup {}: phase pce.{}: {:.2f} s ({}{}; {} constraints, {} inputs, {} aux)", label,
+               loaded.built ? "build" : "load", loaded.seconds, loaded.path.string(),
                loaded.rebuild_reason.empty() ? "" : ", rebuilt: " + loaded.rebuild_reason,
                loaded.pce.num_constraints(), loaded.pce.num_inputs, loaded.pce.num_aux);
   const pce::TestParametersSize sizes = pce::test_parameters_size(loaded.pce);
-  spdlog::info("params setup {}: {} ({}) and {} with the {} encoder", shape->label,
-               params_path.filename().string(), human_bytes(sizes.params_bytes), vk_path.filename().string(),
-               encoder->name());
+  spdlog::info("params setup {}: {} ({}) and {} with the {} encoder", label,
+               target.params_path.filename().string(), human_bytes(sizes.params_bytes),
+               target.vk_path.filename().string(), encoder->name());
   pce::write_test_parameters(
-      loaded.pce, waste, *encoder, params_path, vk_path, f.threads,
-      [&](const std::string& line) { spdlog::info("params setup {}: {}", shape->label, line); });
-  const std::string meta =
-      fmt::format("{{\"sector_size\":{}}}", shape->sector_size);  // rfp CacheEntryMetadata
-  io::write_file_atomic(meta_path, {reinterpret_cast<const std::uint8_t*>(meta.data()), meta.size()});
-  fmt::print("wrote {} ({} bytes)\nwrote {} ({} bytes)\nwrote {}\nsetup took {:.1f} s\n",
-             params_path.string(), fs::file_size(params_path), vk_path.string(), fs::file_size(vk_path),
-             meta_path.string(), seconds());
+      loaded.pce, waste, *encoder, target.params_path, target.vk_path, f.threads,
+      [&](const std::string& line) { spdlog::info("params setup {}: {}", label, line); });
+  fmt::print("wrote {} ({} bytes)\nwrote {} ({} bytes)\n", target.params_path.string(),
+             fs::file_size(target.params_path), target.vk_path.string(), fs::file_size(target.vk_path));
+  if (target.meta_path) {
+    const std::string meta =
+        fmt::format("{{\"sector_size\":{}}}",
+                    porep::parse_sector_size(f.sector_size)->sector_size);  // rfp CacheEntryMetadata
+    io::write_file_atomic(*target.meta_path,
+                          {reinterpret_cast<const std::uint8_t*>(meta.data()), meta.size()});
+    fmt::print("wrote {}\n", target.meta_path->string());
+  }
+  fmt::print("setup took {:.1f} s\n", seconds());
 }
 
 }  // namespace
@@ -266,7 +332,7 @@ CLI::Validator sector_size_validator() {
 namespace {
 
 // Option groups of `cuzk params setup --help`.
-constexpr const char* kPorepSetupGroup = "PoRep circuit";
+constexpr const char* kPorepSetupGroup = "Filecoin circuits (PoRep, SnapDeals update)";
 constexpr const char* kDemoSetupGroup = "Built-in demo circuit";
 
 // `cuzk params names`.
@@ -320,12 +386,12 @@ void add_setup_command(CLI::App* params) {
   auto porep_flags = std::make_shared<PorepSetupFlags>();
   CLI::App* setup = params->add_subcommand(
       "setup",
-      "Generate TEST parameters (random toxic waste, NOT FOR PRODUCTION): for the PoRep circuit of a sector "
-      "size under Filecoin's file names, or for the built-in demo circuit");
-  // Two circuits, two sets of flags: the PoRep circuit's under Filecoin's names, the demo circuit's in a
+      "Generate TEST parameters (random toxic waste, NOT FOR PRODUCTION): for the PoRep or the update "
+      "(SnapDeals) circuit of a sector size under Filecoin's file names, or for the built-in demo circuit");
+  // Two sets of flags: Filecoin's circuits (PoRep, update) under Filecoin's names, the demo circuit's in a
   // folder.
   auto* size_opt =
-      setup->add_option("--sector-size", porep_flags->sector_size, "PoRep circuit of this sector size")
+      setup->add_option("--sector-size", porep_flags->sector_size, "The circuit of this sector size")
           ->check(sector_size_validator())
           ->group(kPorepSetupGroup);
   setup
@@ -342,14 +408,13 @@ void add_setup_command(CLI::App* params) {
                    "Constraint cache directory (default: $CUZK_PCE_CACHE, else <params dir>/pce)")
       ->needs(size_opt)
       ->group(kPorepSetupGroup);
-  auto* circuit_opt = setup->add_option("--circuit", *setup_circuit, "Circuit: demo (the built-in example)")
-                          ->check(CLI::IsMember({"demo"}))
-                          ->excludes(size_opt)
-                          ->group(kDemoSetupGroup);
-  auto* out_opt = setup->add_option("-o,--output", *setup_out, "Output directory for --circuit demo")
-                      ->needs(circuit_opt)
-                      ->group(kDemoSetupGroup);
-  circuit_opt->needs(out_opt);
+  setup
+      ->add_option("--circuit", *setup_circuit,
+                   "porep (default with --sector-size), update (the SnapDeals circuit of --sector-size, "
+                   "under lotus' file names) or demo (the built-in example, with -o)")
+      ->check(CLI::IsMember({"porep", "update", "demo"}))
+      ->group(kPorepSetupGroup);
+  setup->add_option("-o,--output", *setup_out, "Output directory for --circuit demo")->group(kDemoSetupGroup);
   setup
       ->add_flag(
           "--gpu", porep_flags->gpu,
@@ -370,17 +435,20 @@ void add_setup_command(CLI::App* params) {
       ->needs(size_opt)
       ->group(kTestOnlyGroup);
   setup->callback([setup_circuit, setup_out, porep_flags] {
-    if (porep_flags->sector_size.empty() && setup_circuit->empty())
-      throw CLI::ValidationError("params setup", "give --sector-size SIZE or --circuit demo -o DIR");
+    const bool demo = *setup_circuit == "demo";
+    if (demo != !setup_out->empty() || demo == !porep_flags->sector_size.empty())
+      throw CLI::ValidationError("params setup",
+                                 "give --sector-size SIZE [--circuit porep|update] or --circuit demo -o DIR");
     print_not_for_production_banner();
-    if (!setup_circuit->empty()) {
+    if (demo) {
       const DemoParams result = generate_demo_params(*setup_out, groth16::make_demo_circuit());
       fmt::print("wrote {} ({} bytes)\nwrote {} ({} bytes)\nsetup took {:.3f} s\n",
                  result.params_path.string(), fs::file_size(result.params_path), result.vk_path.string(),
                  fs::file_size(result.vk_path), result.seconds);
       return;
     }
-    run_porep_setup(*porep_flags);
+    porep_flags->update = *setup_circuit == "update";
+    run_filecoin_setup(*porep_flags);
   });
 }
 

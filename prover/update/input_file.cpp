@@ -229,4 +229,16 @@ PartitionWitness partition_witness(const UpdateInput& input, std::size_t k, cons
                               input.vanilla_proofs[k], source_name + ": partition " + std::to_string(k));
 }
 
+std::vector<std::vector<Fr>> sector_public_inputs(const UpdateInput& input, const std::string& source_name) {
+  if (!input.registered_proof) throw UpdateError(source_name + ": no registered proof");
+  const UpdateShape& shape = input.registered_proof->shape();
+  const Fr comm_r_old = commitment_fr(input.comm_r_old, source_name, "comm_r_old");
+  const Fr comm_d_new = commitment_fr(input.comm_d_new, source_name, "comm_d_new");
+  const Fr comm_r_new = commitment_fr(input.comm_r_new, source_name, "comm_r_new");
+  std::vector<std::vector<Fr>> inputs;
+  for (std::size_t k = 0; k < shape.partition_count; ++k)
+    inputs.push_back(public_inputs(shape, k, shape.h_default(), comm_r_old, comm_d_new, comm_r_new));
+  return inputs;
+}
+
 }  // namespace cuzk::update

@@ -67,4 +67,8 @@ void write_update_input_file(const std::string& path, const UpdateInput& input);
 // commitments and vanilla proof; `source_name` names the file in errors. Throws UpdateError.
 PartitionWitness partition_witness(const UpdateInput& input, std::size_t k, const std::string& source_name);
 
+// What the verifier checks each partition proof against (randomness.hpp public_inputs, h = h_default), from
+// the input's commitments alone: one vector per partition, in order. Throws UpdateError naming the file.
+std::vector<std::vector<Fr>> sector_public_inputs(const UpdateInput& input, const std::string& source_name);
+
 }  // namespace cuzk::update

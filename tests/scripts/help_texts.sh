@@ -59,8 +59,8 @@ expect_group "Test only" --test-randomness
 
 "$CUZK_BIN" params setup --help >"$tmp/help.txt"
 label="params setup --help"
-expect_group "PoRep circuit" --sector-size --params-dir --force
-expect_group "Built-in demo circuit" --circuit --output
+expect_group "Filecoin circuits (PoRep, SnapDeals update)" --sector-size --params-dir --force --circuit
+expect_group "Built-in demo circuit" --output
 expect_group "Test only" --seed
 
 "$CUZK_BIN" verify --help >"$tmp/help.txt"
