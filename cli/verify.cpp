@@ -1,5 +1,5 @@
 // `cuzk verify`: a proof file against the verifying key and the public inputs, rebuilt from a C1 file or
-// from the values given on the command line.
+// from the values given on the command line (PoRep), or from an update input file (SnapDeals).
 #include <spdlog/spdlog.h>
 
 #include <CLI/CLI.hpp>
@@ -21,6 +21,7 @@
 #include "prover/porep/c1_file.hpp"
 #include "prover/porep/challenges.hpp"
 #include "prover/porep/registered_proof.hpp"
+#include "prover/update/input_file.hpp"
 
 namespace cuzk::cli {
 
@@ -29,10 +30,12 @@ namespace {
 // Option groups of `cuzk verify --help`: the two ways to give the public inputs.
 constexpr const char* kFromC1Group = "Public inputs from a C1 file";
 constexpr const char* kFromValuesGroup = "Public inputs from values";
+constexpr const char* kFromUpdateGroup = "Public inputs of an update (SnapDeals) proof";
 
 struct VerifyFlags {
   std::string proof_file;
   std::string c1_file;
+  std::string update_file;
   std::string params_dir;
   std::string proof_type, comm_r, comm_d, ticket, seed, replica_id;
   std::uint64_t sector_id = 0;
@@ -56,7 +59,35 @@ porep::Domain parse_domain(const std::string& flag, const std::string& hex, Doma
   return d;
 }
 
+// An update proof: the .vk of the update circuit of the input's size, the public inputs from the input
+// file's commitments (update::sector_public_inputs), as filecoin-proofs verify_empty_sector_update_proof.
+int run_verify_update(const VerifyFlags& f) {
+  for (const auto& [name, value] : {std::pair{"--proof-type", f.proof_type},
+                                    {"--comm-r", f.comm_r},
+                                    {"--comm-d", f.comm_d},
+                                    {"--seed", f.seed},
+                                    {"--ticket", f.ticket},
+                                    {"--replica-id", f.replica_id}})
+    if (!value.empty()) throw CLI::ValidationError(name, "not with --update (the input file has the inputs)");
+  const update::UpdateInput input = update::read_update_input_file(f.update_file);
+  const update::UpdateShape& shape = input.registered_proof->shape();
+  const std::vector<std::vector<algebra::Fr>> public_inputs =
+      update::sector_public_inputs(input, f.update_file);
+  std::vector<groth16::Proof> proofs = groth16::read_proof_file(f.proof_file);
+  job::ParameterStore store(f.params_dir.empty() ? io::parameter_cache_dir().string() : f.params_dir);
+  const groth16::VerifyingKey& vk = store.update_vk_for(*porep::find_sector_shape(shape.sector_bytes()));
+  if (proofs.size() != public_inputs.size()) {
+    spdlog::error("{}: {} partition proof(s), {} has {}", f.proof_file, proofs.size(),
+                  input.registered_proof->name, public_inputs.size());
+    return kVerificationFailed;
+  }
+  const bool ok = job::verify_sector_proofs(vk, proofs, public_inputs);
+  std::printf("%s\n", ok ? "proof valid" : "proof INVALID");
+  return ok ? kOk : kVerificationFailed;
+}
+
 int run_verify(const VerifyFlags& f) {
+  if (!f.update_file.empty()) return run_verify_update(f);
   const porep::RegisteredSealProof* proof = nullptr;
   porep::Domain replica{}, comm_d{}, comm_r{}, seed{};
   if (!f.c1_file.empty()) {
@@ -105,7 +136,8 @@ void register_verify_command(CLI::App& app) {
   auto vf = std::make_shared<VerifyFlags>();
   CLI::App* verify = app.add_subcommand(
       "verify",
-      "Verify a proof file against the verifying key and public inputs rebuilt from C1 or from values");
+      "Verify a proof file against the verifying key and public inputs rebuilt from C1 or from values, or "
+      "an update (SnapDeals) proof against its update input file");
   // No CLI::ExistingFile: a missing proof or C1 file is an input error (exit 3), as the README says.
   verify->add_option("proof", vf->proof_file, "proof file (192 bytes per partition)")->required();
   verify->add_option("--params-dir", vf->params_dir, "directory of the .vk file");
@@ -113,6 +145,12 @@ void register_verify_command(CLI::App& app) {
       ->add_option("--c1", vf->c1_file,
                    "take comm_r, comm_d, replica_id, seed and the proof type from this file")
       ->group(kFromC1Group);
+  verify
+      ->add_option("--update", vf->update_file,
+                   "an update input file (docs/formats.md): verify an update proof against comm_r_old, "
+                   "comm_d_new, comm_r_new and its registered proof")
+      ->excludes("--c1")
+      ->group(kFromUpdateGroup);
   verify->add_option("--proof-type", vf->proof_type, "registered seal proof, e.g. StackedDrg32GiBV1_1")
       ->group(kFromValuesGroup);
   verify->add_option("--comm-r", vf->comm_r, "comm_r, 32 bytes hex")->group(kFromValuesGroup);

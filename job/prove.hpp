@@ -144,12 +144,24 @@ class ParameterStore {
   const groth16::VerifyingKey& vk_for(const porep::SectorShape& shape);
   std::string params_path(const porep::SectorShape& shape) const;
   std::string vk_path(const porep::SectorShape& shape) const;
+  // The update (SnapDeals) circuit's files of a sector size (lotus' names, update/param_names.hpp); the
+  // same errors.
+  const groth16::ParameterHeader& update_header_for(const porep::SectorShape& shape);
+  const groth16::VerifyingKey& update_vk_for(const porep::SectorShape& shape);
+  std::string update_params_path(const porep::SectorShape& shape) const;
+  std::string update_vk_path(const porep::SectorShape& shape) const;
 
  private:
+  // `what`: "" or "update " (the circuit, for the messages); `setup_flags`: how to make test parameters.
+  const groth16::ParameterHeader& header_at(const std::string& path, const porep::SectorShape& shape,
+                                            const std::string& what, const std::string& setup_flags);
+  const groth16::VerifyingKey& vk_at(const std::string& path, const porep::SectorShape& shape,
+                                     const std::string& what);
+
   std::mutex mutex_;  // the job's two stages share the store
   std::string dir_;
-  std::map<std::uint64_t, std::unique_ptr<groth16::ParameterHeader>> headers_;
-  std::map<std::uint64_t, std::unique_ptr<groth16::VerifyingKey>> vks_;
+  std::map<std::string, std::unique_ptr<groth16::ParameterHeader>> headers_;  // by path
+  std::map<std::string, std::unique_ptr<groth16::VerifyingKey>> vks_;
 };
 
 // Before any heavy work, every C1 file is parsed and validated, every output path and the .params and

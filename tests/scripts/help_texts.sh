@@ -66,6 +66,7 @@ expect_group "Test only" --seed
 "$CUZK_BIN" verify --help >"$tmp/help.txt"
 label="verify --help"
 expect_group "Public inputs from a C1 file" --c1
+expect_group "Public inputs of an update (SnapDeals) proof" --update
 expect_group "Public inputs from values" --proof-type --comm-r --comm-d --seed --ticket --replica-id
 
 # The top level: commands by task, then examples.
