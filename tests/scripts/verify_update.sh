@@ -1,16 +1,23 @@
 #!/usr/bin/env bash
 # `cuzk verify PROOF --update u.json`: an update (SnapDeals) proof is checked against the update circuit's
 # .vk of the input's size (the shared 2KiB test parameters, tests/scripts/lib/shared_params.bash) and the
-# public inputs from the input file's commitments. Here the verdicts and exit codes without a valid proof: a
+# public inputs from the input file's commitments. A real proof (made by tests/test_update_proof.cpp until
+# `cuzk prove` proves update input files) is valid (exit 0) for cuzk and for @noble/curves
+# (scripts/noble/verify.mjs), and INVALID (exit 5, noble exit 1) with a byte flipped or another sector's
+# inputs. Without a valid proof: a
 # well-formed proof of another circuit and one with the wrong partition count are INVALID (exit 5), a
 # truncated proof is an encoding error (exit 4), bad input files exit 3 naming the file, a missing update .vk exits 6, and --update with
 # the PoRep flags is a usage error (exit 2).
 set -euo pipefail
 : "${CUZK_BIN:?CUZK_BIN must name the cuzk binary}"
+src="${CUZK_SOURCE_DIR:-$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)}"
+verify="$src/scripts/noble/verify.mjs"
 params="${CUZK_BINARY_DIR:-/tmp}/test-params"  # shared with the other 2KiB script tests
 tmp="$(mktemp -d)"
 trap 'rm -rf "$tmp"' EXIT
 fail() { echo "FAIL: $*" >&2; exit 1; }
+command -v node >/dev/null 2>&1 || fail "node is not installed (run scripts/install-deps.sh)"
+[ -d "$src/scripts/noble/node_modules/@noble/curves" ] || fail "@noble/curves missing (run scripts/install-deps.sh)"
 run() {
   local want="$1" label="$2" got=0
   shift 2
@@ -58,6 +65,44 @@ run 6 "no update verifying key" "$CUZK_BIN" verify "$tmp/other.proof" --update "
   --params-dir "$tmp/no-params"
 has "no verifying key for update 2KiB sectors"
 has "$("$CUZK_BIN" params names --circuit update --sector-size 2KiB | awk '/\.vk$/ {print $2}')"
+
+# A real 2KiB update proof, its input file and its public inputs (0x-hex, as --dump-public-inputs writes them).
+proof_test="${CUZK_BINARY_DIR:-}/tests/test_update_proof"
+[ -x "$proof_test" ] || fail "$proof_test is not built"
+mkdir "$tmp/real"
+CUZK_REQUIRE_TEST_PARAMS=1 CUZK_UPDATE_PROOF_DIR="$tmp/real" "$proof_test" \
+  --gtest_filter=UpdateProof.TwoKiBProofVerifiesAgainstTheSharedTestParameters >"$tmp/proof_test.txt" 2>&1 ||
+  { cat "$tmp/proof_test.txt" >&2; fail "the update proof test failed"; }
+grep -q "\[  PASSED  \] 1 test" "$tmp/proof_test.txt" || { cat "$tmp/proof_test.txt" >&2; fail "the proof test did not run"; }
+[ "$(stat -c %s "$tmp/real/u.proof")" -eq 192 ] || fail "u.proof is not 192 bytes"
+run 0 "a real update proof" "$CUZK_BIN" verify "$tmp/real/u.proof" --update "$tmp/real/u.json" --params-dir "$params"
+has "proof valid"
+run 5 "the real proof against another sector's input file" "$CUZK_BIN" verify "$tmp/real/u.proof" \
+  --update "$tmp/u.json" --params-dir "$params"
+# The low bit of C's x coordinate (the last byte): a point off the curve or another point, never valid.
+cp "$tmp/real/u.proof" "$tmp/flipped.proof"
+printf "\\x$(printf %02x $(( $(od -An -tu1 -j191 -N1 "$tmp/real/u.proof") ^ 1 )))" |
+  dd of="$tmp/flipped.proof" bs=1 seek=191 conv=notrunc status=none
+cmp -s "$tmp/real/u.proof" "$tmp/flipped.proof" && fail "the byte was not flipped"
+got=0
+"$CUZK_BIN" verify "$tmp/flipped.proof" --update "$tmp/real/u.json" --params-dir "$params" >"$tmp/out.txt" 2>&1 || got=$?
+[ "$got" -eq 5 ] || [ "$got" -eq 4 ] || { cat "$tmp/out.txt" >&2; fail "a flipped proof byte: exit $got, expected 5 (or 4 off the curve)"; }
+echo "ok: a flipped proof byte (exit $got)"
+# The sign bit of A (0x20 of byte 0) gives -A, still a valid point: INVALID, exit 5 exactly.
+cp "$tmp/real/u.proof" "$tmp/neg_a.proof"
+printf "\\x$(printf %02x $(( $(od -An -tu1 -N1 "$tmp/real/u.proof") ^ 0x20 )))" |
+  dd of="$tmp/neg_a.proof" bs=1 seek=0 conv=notrunc status=none
+run 5 "the real proof with A negated" "$CUZK_BIN" verify "$tmp/neg_a.proof" --update "$tmp/real/u.json" --params-dir "$params"
+has "proof INVALID"
+
+vk="$params/$("$CUZK_BIN" params names --circuit update --sector-size 2KiB | awk '/\.vk$/ {print $2}')"
+node "$verify" "$vk" "$tmp/real/u.proof" "$tmp/real/u.inputs.json" >"$tmp/out.txt" 2>&1 ||
+  { cat "$tmp/out.txt" >&2; fail "@noble/curves rejected the update proof"; }
+echo "ok: @noble/curves accepts the update proof"
+got=0
+node "$verify" "$vk" "$tmp/neg_a.proof" "$tmp/real/u.inputs.json" >"$tmp/out.txt" 2>&1 || got=$?
+[ "$got" -eq 1 ] || { cat "$tmp/out.txt" >&2; fail "@noble/curves on the negated proof: exit $got, expected 1"; }
+echo "ok: @noble/curves rejects the update proof with A negated"
 
 run 2 "--update with --c1" "$CUZK_BIN" verify "$tmp/other.proof" --update "$tmp/u.json" --c1 "$tmp/c1.json"
 run 2 "--update with --comm-r" "$CUZK_BIN" verify "$tmp/other.proof" --update "$tmp/u.json" --comm-r 00
