@@ -38,6 +38,7 @@
 #include "job/progress.hpp"
 #include "job/run_memory.hpp"
 #include "job/shard.hpp"
+#include "job/update_prove.hpp"
 #include "prover/timing.hpp"
 
 namespace cuzk::cli {
@@ -63,8 +64,9 @@ struct ProveFlags {
   std::string metrics_file;
   // --metrics-label KEY=VALUE, each checked by metrics_label_validator.
   std::vector<std::string> metrics_labels;
-  double progress_interval_s = 30;  // a log line every half minute: a 32GiB partition takes minutes
+  double progress_interval_s = 30;           // a log line every half minute: a 32GiB partition takes minutes
   std::optional<double> gpu_price_per_hour;  // USD; the report adds the run's and each proof's cost
+  bool update_files = false;  // the inputs are update (SnapDeals) input files, not C1 files (choose_kind)
 };
 
 void write_text_atomic(const std::string& path, const std::string& text) {
@@ -166,7 +168,8 @@ class ProveRun {
           if (std::find(gpu_uuids_.begin(), gpu_uuids_.end(), d.uuid) == gpu_uuids_.end())
             gpu_uuids_.push_back(d.uuid);
       }
-      report = job::prove_c1_files(f_.job.c1_files, options);
+      report = f_.update_files ? job::prove_update_files(f_.job.c1_files, options)
+                               : job::prove_c1_files(f_.job.c1_files, options);
     } catch (...) {
       progress_.finish();
       end_stopped_run(options, run_timer);
@@ -524,7 +527,36 @@ std::vector<std::string> shard_inputs(const ProveFlags& f, job::Shard shard) {
   return mine;
 }
 
-void run_prove(const ProveFlags& f) {
+// The inputs' kind, read from each file (job::is_update_input_file). Update input files are proven by the
+// CPU path of job/update_prove.hpp: a mix with C1 files, and the flags that path does not take, are usage
+// errors before any work (never a silent fallback, never a flag ignored).
+bool choose_kind(const ProveFlags& f) {
+  std::size_t updates = 0;
+  for (const std::string& path : f.job.c1_files) updates += job::is_update_input_file(path) ? 1 : 0;
+  if (updates == 0) return false;
+  if (updates != f.job.c1_files.size())
+    throw CLI::ValidationError("inputs",
+                               "update input files and C1 files in one run are not supported yet: "
+                               "prove them in two runs");
+  for (const auto& [flag, given] : {std::pair{"--gpu", f.job.gpu},
+                                    {"--dry-run", f.dry_run},
+                                    {"--shard", !f.shard.empty()},
+                                    {"--skip-existing", f.skip_existing},
+                                    {"--check", f.check},
+                                    {"--no-pce", f.job.no_pce},
+                                    {"--cpu-engines", f.job.cpu_engines != 1},
+                                    {"--overlap", f.job.overlap == "on"},
+                                    {"--name-by", f.job.name_by != "sector"}})
+    if (given)
+      throw CLI::ValidationError(flag,
+                                 "not supported yet for update (SnapDeals) input files: they are proven "
+                                 "on the CPU, one partition at a time");
+  return true;
+}
+
+void run_prove(const ProveFlags& given) {
+  ProveFlags f = given;
+  f.update_files = choose_kind(f);
   check_metrics_labels(f);
   const std::optional<job::Shard> shard = choose_shard(f);
   ProveFlags sliced = f;
@@ -541,13 +573,15 @@ constexpr const char* kProveExamples = R"(Examples:
   $ cuzk prove c1/*.json -o proofs/ --gpu --json --keep-going --metrics-file cuzk.prom
   $ cuzk prove c1/*.json -o proofs/ --gpu --gpu-memory 22GiB --dry-run
   $ cuzk prove c1/*.json -o /shared/proofs --gpu --shard auto --skip-existing   # in a Slurm array
-  $ cuzk prove c1.json --test-randomness 1 --report report.json    # reproducible: tests only)";
+  $ cuzk prove c1.json --test-randomness 1 --report report.json    # reproducible: tests only
+  $ cuzk prove u.json -o proofs/ --json    # a SnapDeals update input file (CPU only for now))";
 
 }  // namespace
 
 void register_prove_commands(CLI::App& app) {
   auto pf = std::make_shared<ProveFlags>();
-  CLI::App* prove = app.add_subcommand("prove", "Prove C1 output files: write <sector>.proof per sector");
+  CLI::App* prove = app.add_subcommand(
+      "prove", "Prove C1 output files, or SnapDeals update input files: write <sector>.proof per sector");
   CLI::Option* no_pce = add_job_flags(prove, pf->job);
   // Short help texts (cli/help_format.hpp); docs/commands.md says what each flag does in full.
   prove->add_option("-o,--output-dir", pf->output_dir, "where <sector>.proof files are written")

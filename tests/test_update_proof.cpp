@@ -1,23 +1,17 @@
 // A 2KiB update (SnapDeals) proof made against the shared test parameters
 // (tests/scripts/lib/shared_params.bash; `cuzk params setup --circuit update --sector-size 2KiB`): the PCE
 // prover input (pce/update_pce.hpp), the CPU Groth16 prover, then what `cuzk verify --update` checks: the
-// update .vk and update::sector_public_inputs. Until `cuzk prove` proves update input files,
-// tests/scripts/verify_update.sh runs this test with CUZK_UPDATE_PROOF_DIR set to get a proof file, its input
-// file and its public inputs (as `cuzk prove
-// --dump-public-inputs` writes them) for `cuzk verify --update` and the @noble/curves verifier.
+// update .vk and update::sector_public_inputs. The same path end to end through `cuzk prove u.json`, with
+// `cuzk verify --update` and the @noble/curves verifier, is tests/scripts/verify_update.sh.
 #include <gtest/gtest.h>
 
 #include <cstdlib>
 #include <filesystem>
 #include <vector>
 
-#include "io/atomic_file.hpp"
-#include "io/temp_dir.hpp"
 #include "job/prove.hpp"
-#include "job/run_report.hpp"
 #include "pce/update_pce.hpp"
 #include "prover/groth16/parameters.hpp"
-#include "prover/groth16/proof_file.hpp"
 #include "prover/groth16/prover.hpp"
 #include "prover/groth16/randomness.hpp"
 #include "prover/porep/param_names.hpp"
@@ -38,12 +32,12 @@ fs::path shared_update_file(porep::ParamFileKind kind) {
 TEST(UpdateProof, TwoKiBProofVerifiesAgainstTheSharedTestParameters) {
   const fs::path params_path = shared_update_file(porep::ParamFileKind::kParams);
   const fs::path vk_path = shared_update_file(porep::ParamFileKind::kVerifyingKey);
-  // Run by ctest before the script tests have made the files it skips, visibly; verify_update.sh runs it
-  // once they are there, with CUZK_REQUIRE_TEST_PARAMS set, so it cannot skip there.
+  // Run by ctest before the script tests have made the files it skips, visibly (CUZK_REQUIRE_TEST_PARAMS
+  // set: it fails instead).
   if (!fs::exists(params_path) || !fs::exists(vk_path)) {
     if (std::getenv("CUZK_REQUIRE_TEST_PARAMS")) FAIL() << params_path << " does not exist";
     GTEST_SKIP() << params_path
-                 << " is not made yet (tests/scripts/verify_update.sh runs this test once it is)";
+                 << " is not made yet (the script tests make it: tests/scripts/lib/shared_params.bash)";
   }
   update::GenUpdateOptions options;
   options.seed = 21;
@@ -63,15 +57,6 @@ TEST(UpdateProof, TwoKiBProofVerifiesAgainstTheSharedTestParameters) {
   update::UpdateInput other = input;
   other.comm_d_new = input.comm_r_old;
   EXPECT_FALSE(job::verify_sector_proofs(vk, proofs, update::sector_public_inputs(other, "u.json")));
-
-  if (const char* out = std::getenv("CUZK_UPDATE_PROOF_DIR")) {
-    const fs::path dir(out);
-    update::write_update_input_file((dir / "u.json").string(), input);
-    groth16::write_proof_file_atomic(dir / "u.proof", proofs);
-    const std::string json = job::public_inputs_json(public_inputs);
-    io::write_file_atomic(dir / "u.inputs.json",
-                          {reinterpret_cast<const std::uint8_t*>(json.data()), json.size()});
-  }
 }
 
 }  // namespace

@@ -49,6 +49,7 @@ expect_group "Test only" --test-randomness
 # Nothing but the help flag is left in CLI11's catch-all group.
 [ "$(flags_under Options)" = "--help" ] || fail "prove --help: ungrouped flags: $(flags_under Options | tr '\n' ' ')"
 grep -q '^  \$ cuzk prove ' "$tmp/help.txt" || fail "prove --help has no examples"
+grep -q '^  \$ cuzk prove u.json ' "$tmp/help.txt" || fail "prove --help has no SnapDeals (update input file) example"
 
 "$CUZK_BIN" bench --help >"$tmp/help.txt"
 label="bench --help"

@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # `cuzk verify PROOF --update u.json`: an update (SnapDeals) proof is checked against the update circuit's
 # .vk of the input's size (the shared 2KiB test parameters, tests/scripts/lib/shared_params.bash) and the
-# public inputs from the input file's commitments. A real proof (made by tests/test_update_proof.cpp until
-# `cuzk prove` proves update input files) is valid (exit 0) for cuzk and for @noble/curves
+# public inputs from the input file's commitments. A real proof (made by `cuzk prove u.json`, which also
+# refuses a truncated input with exit 3 writing nothing, and a mix with C1 files or --gpu with exit 2) is valid (exit 0) for cuzk and for @noble/curves
 # (scripts/noble/verify.mjs), and INVALID (exit 5, noble exit 1) with a byte flipped or another sector's
 # inputs. Without a valid proof: a
 # well-formed proof of another circuit and one with the wrong partition count are INVALID (exit 5), a
@@ -66,19 +66,40 @@ run 6 "no update verifying key" "$CUZK_BIN" verify "$tmp/other.proof" --update "
 has "no verifying key for update 2KiB sectors"
 has "$("$CUZK_BIN" params names --circuit update --sector-size 2KiB | awk '/\.vk$/ {print $2}')"
 
-# A real 2KiB update proof, its input file and its public inputs (0x-hex, as --dump-public-inputs writes them).
-proof_test="${CUZK_BINARY_DIR:-}/tests/test_update_proof"
-[ -x "$proof_test" ] || fail "$proof_test is not built"
+# A real 2KiB update proof from `cuzk prove u.json` (the kind read from the file), its public inputs from
+# --dump-public-inputs; one JSON record on stdout.
 mkdir "$tmp/real"
-CUZK_REQUIRE_TEST_PARAMS=1 CUZK_UPDATE_PROOF_DIR="$tmp/real" "$proof_test" \
-  --gtest_filter=UpdateProof.TwoKiBProofVerifiesAgainstTheSharedTestParameters >"$tmp/proof_test.txt" 2>&1 ||
-  { cat "$tmp/proof_test.txt" >&2; fail "the update proof test failed"; }
-grep -q "\[  PASSED  \] 1 test" "$tmp/proof_test.txt" || { cat "$tmp/proof_test.txt" >&2; fail "the proof test did not run"; }
-[ "$(stat -c %s "$tmp/real/u.proof")" -eq 192 ] || fail "u.proof is not 192 bytes"
+cp "$tmp/u.json" "$tmp/real/u.json"
+"$CUZK_BIN" gen-update --sector-size 2KiB --seed 6 --sector-id 4 -o "$tmp/other-u.json" >/dev/null 2>&1 || fail "gen-update"
+run 0 "cuzk prove u.json" "$CUZK_BIN" prove "$tmp/real/u.json" -o "$tmp/real/out" --params-dir "$params" \
+  --pce-cache-dir "$tmp/pce" --dump-public-inputs --json
+has '"status":"proven"'
+has '"sector":"3"'
+[ -f "$tmp/real/out/3.proof" ] || fail "cuzk prove wrote no 3.proof (named after the sector id)"
+[ "$(stat -c %s "$tmp/real/out/3.proof")" -eq 192 ] || fail "3.proof is not 192 bytes (one partition)"
+cp "$tmp/real/out/3.proof" "$tmp/real/u.proof"
+cp "$tmp/real/out/3.inputs.json" "$tmp/real/u.inputs.json"
+# Refused before any work, nothing written: a truncated update input (exit 3, named), a mix with a C1 file and
+# --gpu (usage errors, exit 2: not supported yet, never a silent CPU run).
+run 3 "cuzk prove of a truncated update input" "$CUZK_BIN" prove "$tmp/truncated.json" -o "$tmp/bad-out" \
+  --params-dir "$params" --pce-cache-dir "$tmp/pce"
+has "truncated.json"
+[ -z "$(ls -A "$tmp/bad-out" 2>/dev/null)" ] || fail "a refused update input left files in its output folder"
+run 3 "--keep-going: the truncated input fails, the good one is proven" "$CUZK_BIN" prove "$tmp/truncated.json" \
+  "$tmp/other-u.json" -o "$tmp/kg-out" --params-dir "$params" --pce-cache-dir "$tmp/pce" --keep-going --no-verify
+[ "$(stat -c %s "$tmp/kg-out/4.proof")" -eq 192 ] || fail "--keep-going did not prove the good input"
+[ "$(ls -A "$tmp/kg-out" | wc -l)" -eq 1 ] || fail "--keep-going wrote more than the good input's proof"
+run 2 "cuzk prove of an update and a C1 file in one run" "$CUZK_BIN" prove "$tmp/u.json" "$tmp/c1.json" \
+  -o "$tmp/bad-out" --params-dir "$params"
+has "not supported yet"
+run 2 "cuzk prove --gpu of an update input" "$CUZK_BIN" prove "$tmp/u.json" -o "$tmp/bad-out" --gpu \
+  --params-dir "$params"
+has "--gpu"
+[ -z "$(ls -A "$tmp/bad-out" 2>/dev/null)" ] || fail "a refused run left files in its output folder"
 run 0 "a real update proof" "$CUZK_BIN" verify "$tmp/real/u.proof" --update "$tmp/real/u.json" --params-dir "$params"
 has "proof valid"
 run 5 "the real proof against another sector's input file" "$CUZK_BIN" verify "$tmp/real/u.proof" \
-  --update "$tmp/u.json" --params-dir "$params"
+  --update "$tmp/other-u.json" --params-dir "$params"
 # The low bit of C's x coordinate (the last byte): a point off the curve or another point, never valid.
 cp "$tmp/real/u.proof" "$tmp/flipped.proof"
 printf "\\x$(printf %02x $(( $(od -An -tu1 -j191 -N1 "$tmp/real/u.proof") ^ 1 )))" |

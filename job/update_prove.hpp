@@ -1,0 +1,30 @@
+// The update (SnapDeals) proving path of `cuzk prove`: update input files (prover/update/input_file.hpp) in,
+// verified EmptySectorUpdate proofs out, on the CPU. The same contract as prove_c1_files for the options it
+// honours (output_dir, params_dir, verify, dump_public_inputs, pce_cache_dir, pce_readonly, keep_going,
+// threads, fixed_randomness, stop_requested and the callbacks): every input checked first (parsed, its
+// output paths and the update .params/.vk of its size), then per sector every partition synthesized through
+// the update PCE (pce/update_pce.hpp, loaded or built once per sector size), checked (a * b = c), proven with
+// the CPU Groth16 prover (r, s from a CSPRNG per partition unless fixed), verified against the update .vk and
+// update::sector_public_inputs, and `<sector_id>.proof` written atomically (192 bytes per partition).
+// The job's other machinery (the GPU engines, memory plans, overlap, --skip-existing) is PoRep's only for
+// now.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "job/prove.hpp"
+#include "job/run_report.hpp"
+
+namespace cuzk::job {
+
+// Whether `path` holds an update input file rather than a C1 file: its text (the first MiB) names one of the
+// update file's commitments ("comm_r_old", "comm_r_new", "comm_d_new"), which a C1 file never has. A file
+// that cannot be read is not one (the C1 reader then names the fault).
+bool is_update_input_file(const std::string& path);
+
+// Throws what prove_c1_files throws (JobError, update::UpdateError for a refused input, io::IoError, ...);
+// with keep_going a failed sector is in RunReport::failures instead.
+RunReport prove_update_files(const std::vector<std::string>& paths, const ProveOptions& options);
+
+}  // namespace cuzk::job
