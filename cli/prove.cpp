@@ -66,7 +66,7 @@ struct ProveFlags {
   std::vector<std::string> metrics_labels;
   double progress_interval_s = 30;           // a log line every half minute: a 32GiB partition takes minutes
   std::optional<double> gpu_price_per_hour;  // USD; the report adds the run's and each proof's cost
-  bool update_files = false;  // the inputs are update (SnapDeals) input files, not C1 files (choose_kind)
+  bool update_files = false;                 // some inputs are update (SnapDeals) input files (choose_kind)
 };
 
 void write_text_atomic(const std::string& path, const std::string& text) {
@@ -168,7 +168,7 @@ class ProveRun {
           if (std::find(gpu_uuids_.begin(), gpu_uuids_.end(), d.uuid) == gpu_uuids_.end())
             gpu_uuids_.push_back(d.uuid);
       }
-      report = f_.update_files ? job::prove_update_files(f_.job.c1_files, options)
+      report = f_.update_files ? job::prove_input_files(f_.job.c1_files, options)
                                : job::prove_c1_files(f_.job.c1_files, options);
     } catch (...) {
       progress_.finish();
@@ -527,17 +527,14 @@ std::vector<std::string> shard_inputs(const ProveFlags& f, job::Shard shard) {
   return mine;
 }
 
-// The inputs' kind, read from each file (job::is_update_input_file). Update input files are proven by the
-// CPU path of job/update_prove.hpp: a mix with C1 files, and the flags that path does not take, are usage
-// errors before any work (never a silent fallback, never a flag ignored).
+// Whether any input is an update input file (job::is_update_input_file). Update inputs are proven by the CPU
+// path of job/update_prove.hpp, alone or beside C1 files (job::prove_input_files): the flags that path does
+// not take are usage errors before any work, in a mixed run too (never a silent CPU run, never a flag
+// ignored).
 bool choose_kind(const ProveFlags& f) {
   std::size_t updates = 0;
   for (const std::string& path : f.job.c1_files) updates += job::is_update_input_file(path) ? 1 : 0;
   if (updates == 0) return false;
-  if (updates != f.job.c1_files.size())
-    throw CLI::ValidationError("inputs",
-                               "update input files and C1 files in one run are not supported yet: "
-                               "prove them in two runs");
   for (const auto& [flag, given] : {std::pair{"--gpu", f.job.gpu},
                                     {"--dry-run", f.dry_run},
                                     {"--shard", !f.shard.empty()},
@@ -548,9 +545,10 @@ bool choose_kind(const ProveFlags& f) {
                                     {"--overlap", f.job.overlap == "on"},
                                     {"--name-by", f.job.name_by != "sector"}})
     if (given)
-      throw CLI::ValidationError(flag,
-                                 "not supported yet for update (SnapDeals) input files: they are proven "
-                                 "on the CPU, one partition at a time");
+      throw CLI::ValidationError(flag, "not supported yet for update (SnapDeals) input files (" +
+                                           std::to_string(updates) + " of the " +
+                                           std::to_string(f.job.c1_files.size()) +
+                                           " inputs): they are proven on the CPU, one partition at a time");
   return true;
 }
 
@@ -574,7 +572,8 @@ constexpr const char* kProveExamples = R"(Examples:
   $ cuzk prove c1/*.json -o proofs/ --gpu --gpu-memory 22GiB --dry-run
   $ cuzk prove c1/*.json -o /shared/proofs --gpu --shard auto --skip-existing   # in a Slurm array
   $ cuzk prove c1.json --test-randomness 1 --report report.json    # reproducible: tests only
-  $ cuzk prove u.json -o proofs/ --json    # a SnapDeals update input file (CPU only for now))";
+  $ cuzk prove u.json -o proofs/ --json    # a SnapDeals update input file (CPU only for now)
+  $ cuzk prove u.json c1.json -o proofs/   # update and C1 files in one run)";
 
 }  // namespace
 

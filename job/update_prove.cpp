@@ -3,6 +3,7 @@
 
 #include <spdlog/spdlog.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <map>
@@ -13,6 +14,7 @@
 
 #include "io/atomic_file.hpp"
 #include "job/run_checks.hpp"
+#include "job/shard.hpp"
 #include "pce/update_pce.hpp"
 #include "prover/algebra/hex_bytes.hpp"
 #include "prover/groth16/parameters.hpp"
@@ -50,22 +52,44 @@ struct SizeResources {
 
 class UpdateRun {
  public:
-  explicit UpdateRun(const ProveOptions& options) : options_(options), store_(options.params_dir) {}
+  // `reserved` holds the proof stems other inputs of the run write (a mixed run's C1 files): an update input
+  // of the same sector is refused in its checks, before anything is proven.
+  UpdateRun(const ProveOptions& options, std::set<std::string> reserved)
+      : options_(options), store_(options.params_dir), names_(std::move(reserved)) {}
 
-  RunReport run(const std::vector<std::string>& paths) {
-    PhaseTimer run_timer;
+  // Every input parsed, its output paths and its size's parameter files checked, before any synthesis.
+  // `indices[i]` is paths[i]'s position among the run's inputs (failure records carry it).
+  std::vector<CheckedUpdate> check(const std::vector<std::string>& paths,
+                                   const std::vector<std::size_t>& indices) {
     report_.engine_config = options_.engine;
     report_.engine = options_.engine.name();
-    io::prepare_output_dir(options_.output_dir);
-    if (std::size_t n = io::remove_stale_temporaries(options_.output_dir))
-      spdlog::info("removed {} stale temporary file(s) of killed runs from {}", n, options_.output_dir);
-    std::vector<CheckedUpdate> checked = check(paths);
-    if (options_.inputs_checked) {
-      std::map<std::string, unsigned> partitions;
-      for (const CheckedUpdate& c : checked)
-        partitions[c.path] = static_cast<unsigned>(c.input.vanilla_proofs.size());
-      options_.inputs_checked(partitions);
+    std::vector<CheckedUpdate> checked;
+    const fs::path out(options_.output_dir);
+    for (std::size_t i = 0; i < paths.size(); ++i) {
+      std::string sector;
+      try {
+        begin_step(options_, "checking " + paths[i]);
+        update::UpdateInput input = update::read_update_input_file(paths[i]);
+        sector = std::to_string(input.sector_id);
+        if (!names_.insert(sector).second)
+          throw JobError(JobError::Kind::kOutputExists, paths[i] + ": sector " + sector +
+                                                            " is proven by another input of this run too (" +
+                                                            (out / (sector + ".proof")).string() + ")");
+        io::check_output_file(out / (sector + ".proof"));
+        if (options_.dump_public_inputs) io::check_output_file(out / (sector + ".inputs.json"));
+        const porep::SectorShape& shape = porep_shape_of(input.registered_proof->shape());
+        store_.update_header_for(shape);
+        if (options_.verify) store_.update_vk_for(shape);
+        checked.push_back({indices[i], paths[i], sector, std::move(input)});
+      } catch (...) {
+        record_failure(indices[i], paths[i], sector, "check");
+        if (!options_.keep_going) throw;
+      }
     }
+    return checked;
+  }
+
+  void prove(std::vector<CheckedUpdate>& checked) {
     for (CheckedUpdate& c : checked) {
       const char* stage = "synthesize";
       try {
@@ -75,41 +99,11 @@ class UpdateRun {
         if (!options_.keep_going) throw;
       }
     }
-    report_.total = run_timer.elapsed();
-    report_.peak_rss_bytes = peak_rss_bytes();
-    return std::move(report_);
   }
+
+  RunReport take_report() { return std::move(report_); }
 
  private:
-  // Every input parsed, its output paths and its size's parameter files checked, before any synthesis.
-  std::vector<CheckedUpdate> check(const std::vector<std::string>& paths) {
-    std::vector<CheckedUpdate> checked;
-    std::set<std::string> names;
-    const fs::path out(options_.output_dir);
-    for (std::size_t i = 0; i < paths.size(); ++i) {
-      std::string sector;
-      try {
-        begin_step(options_, "checking " + paths[i]);
-        update::UpdateInput input = update::read_update_input_file(paths[i]);
-        sector = std::to_string(input.sector_id);
-        if (!names.insert(sector).second)
-          throw JobError(JobError::Kind::kOutputExists, paths[i] + ": sector " + sector +
-                                                            " is proven by another input of this run too (" +
-                                                            (out / (sector + ".proof")).string() + ")");
-        io::check_output_file(out / (sector + ".proof"));
-        if (options_.dump_public_inputs) io::check_output_file(out / (sector + ".inputs.json"));
-        const porep::SectorShape& shape = porep_shape_of(input.registered_proof->shape());
-        store_.update_header_for(shape);
-        if (options_.verify) store_.update_vk_for(shape);
-        checked.push_back({i, paths[i], sector, std::move(input)});
-      } catch (...) {
-        record_failure(i, paths[i], sector, "check");
-        if (!options_.keep_going) throw;
-      }
-    }
-    return checked;
-  }
-
   SizeResources& resources_for(const update::UpdateShape& shape) {
     SizeResources& r = sizes_[shape.sector_bytes()];
     if (!r.pce) {
@@ -227,9 +221,73 @@ class UpdateRun {
 
   const ProveOptions& options_;
   ParameterStore store_;
+  std::set<std::string> names_;  // the proof stems of the run's inputs so far
   std::map<std::uint64_t, SizeResources> sizes_;
   RunReport report_;
 };
+
+std::map<std::string, unsigned> partitions_by_path(const std::vector<CheckedUpdate>& checked) {
+  std::map<std::string, unsigned> partitions;
+  for (const CheckedUpdate& c : checked)
+    partitions[c.path] = static_cast<unsigned>(c.input.vanilla_proofs.size());
+  return partitions;
+}
+
+std::vector<std::size_t> positions(std::size_t n) {
+  std::vector<std::size_t> all(n);
+  for (std::size_t i = 0; i < n; ++i) all[i] = i;
+  return all;
+}
+
+// C1 files and update files in one run: the update inputs are checked first, then prove_c1_files checks and
+// proves the C1 files (its own up-front checks, the run's engines), then the update inputs are proven on the
+// CPU. Every input is checked before the first partition is synthesized; one progress total covers both
+// kinds; failure records carry the input's position in `paths`.
+RunReport prove_mixed(const std::vector<std::string>& paths, const std::vector<bool>& is_update,
+                      const ProveOptions& options) {
+  PhaseTimer run_timer;
+  std::vector<std::string> c1_paths, update_paths;
+  std::vector<std::size_t> c1_positions, update_positions;
+  for (std::size_t i = 0; i < paths.size(); ++i) {
+    (is_update[i] ? update_paths : c1_paths).push_back(paths[i]);
+    (is_update[i] ? update_positions : c1_positions).push_back(i);
+  }
+  std::set<std::string> c1_sectors;
+  for (const ShardKey& key : shard_keys(c1_paths, options.proof_naming)) c1_sectors.insert(key.sector);
+
+  ProveOptions update_options = options;
+  update_options.inputs_checked = nullptr;  // reported once, with the C1 files' (below)
+  io::prepare_output_dir(options.output_dir);
+  UpdateRun updates(update_options, std::move(c1_sectors));
+  std::vector<CheckedUpdate> checked = updates.check(update_paths, update_positions);
+
+  ProveOptions c1_options = options;
+  const std::map<std::string, unsigned> update_partitions = partitions_by_path(checked);
+  c1_options.inputs_checked = [&options, &update_partitions](const std::map<std::string, unsigned>& c1) {
+    std::map<std::string, unsigned> all = c1;
+    all.insert(update_partitions.begin(), update_partitions.end());
+    if (options.inputs_checked) options.inputs_checked(all);
+  };
+  c1_options.sector_failed = [&options, &c1_positions](const SectorFailure& f) {
+    SectorFailure at_position = f;
+    at_position.input_index = c1_positions.at(f.input_index);
+    if (options.sector_failed) options.sector_failed(at_position);
+  };
+  RunReport run = prove_c1_files(c1_paths, c1_options);
+  for (SectorFailure& f : run.failures) f.input_index = c1_positions.at(f.input_index);
+
+  updates.prove(checked);
+  RunReport update_run = updates.take_report();
+  for (SectorReport& s : update_run.sectors) run.sectors.push_back(std::move(s));
+  for (SectorFailure& f : update_run.failures) run.failures.push_back(std::move(f));
+  std::stable_sort(
+      run.failures.begin(), run.failures.end(),
+      [](const SectorFailure& a, const SectorFailure& b) { return a.input_index < b.input_index; });
+  for (const auto& [phase, time] : update_run.shared_phases) run.shared_phases["update." + phase] += time;
+  run.total = run_timer.elapsed();
+  run.peak_rss_bytes = std::max(run.peak_rss_bytes, peak_rss_bytes());
+  return run;
+}
 
 }  // namespace
 
@@ -245,7 +303,27 @@ bool is_update_input_file(const std::string& path) {
 }
 
 RunReport prove_update_files(const std::vector<std::string>& paths, const ProveOptions& options) {
-  return UpdateRun(options).run(paths);
+  PhaseTimer run_timer;
+  io::prepare_output_dir(options.output_dir);
+  if (std::size_t n = io::remove_stale_temporaries(options.output_dir))
+    spdlog::info("removed {} stale temporary file(s) of killed runs from {}", n, options.output_dir);
+  UpdateRun updates(options, {});
+  std::vector<CheckedUpdate> checked = updates.check(paths, positions(paths.size()));
+  if (options.inputs_checked) options.inputs_checked(partitions_by_path(checked));
+  updates.prove(checked);
+  RunReport report = updates.take_report();
+  report.total = run_timer.elapsed();
+  report.peak_rss_bytes = peak_rss_bytes();
+  return report;
+}
+
+RunReport prove_input_files(const std::vector<std::string>& paths, const ProveOptions& options) {
+  std::vector<bool> is_update;
+  for (const std::string& path : paths) is_update.push_back(is_update_input_file(path));
+  const auto updates = static_cast<std::size_t>(std::count(is_update.begin(), is_update.end(), true));
+  if (updates == 0) return prove_c1_files(paths, options);
+  if (updates == paths.size()) return prove_update_files(paths, options);
+  return prove_mixed(paths, is_update, options);
 }
 
 }  // namespace cuzk::job

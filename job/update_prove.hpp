@@ -7,7 +7,7 @@
 // the CPU Groth16 prover (r, s from a CSPRNG per partition unless fixed), verified against the update .vk and
 // update::sector_public_inputs, and `<sector_id>.proof` written atomically (192 bytes per partition).
 // The job's other machinery (the GPU engines, memory plans, overlap, --skip-existing) is PoRep's only for
-// now.
+// now: in a mixed run (prove_input_files) the C1 files get it, the update inputs the CPU path.
 #pragma once
 
 #include <string>
@@ -26,5 +26,13 @@ bool is_update_input_file(const std::string& path);
 // Throws what prove_c1_files throws (JobError, update::UpdateError for a refused input, io::IoError, ...);
 // with keep_going a failed sector is in RunReport::failures instead.
 RunReport prove_update_files(const std::vector<std::string>& paths, const ProveOptions& options);
+
+// `cuzk prove`'s inputs of either kind (is_update_input_file): all C1 files go to prove_c1_files, all update
+// files to prove_update_files; a mix is checked as one run (the update inputs, then the C1 files, before any
+// partition is synthesized; an update input and a C1 file that write the same proof file are refused), then
+// the C1 files are proven by the run's engines and the update inputs on the CPU. The report holds both kinds'
+// sectors (the C1 files' first), failures in input order with positions in `paths`, and the update path's
+// shared phases as "update.params.load", "update.pce.load" or "update.pce.build".
+RunReport prove_input_files(const std::vector<std::string>& paths, const ProveOptions& options);
 
 }  // namespace cuzk::job

@@ -66,21 +66,24 @@ run 6 "no update verifying key" "$CUZK_BIN" verify "$tmp/other.proof" --update "
 has "no verifying key for update 2KiB sectors"
 has "$("$CUZK_BIN" params names --circuit update --sector-size 2KiB | awk '/\.vk$/ {print $2}')"
 
-# A real 2KiB update proof from `cuzk prove u.json` (the kind read from the file), its public inputs from
-# --dump-public-inputs; one JSON record on stdout.
+# A real 2KiB update proof from `cuzk prove u.json c1.json` (the kind read from each file: one run proves an
+# update input and a C1 file), its public inputs from --dump-public-inputs; one JSON record per sector.
 mkdir "$tmp/real"
 cp "$tmp/u.json" "$tmp/real/u.json"
 "$CUZK_BIN" gen-update --sector-size 2KiB --seed 6 --sector-id 4 -o "$tmp/other-u.json" >/dev/null 2>&1 || fail "gen-update"
-run 0 "cuzk prove u.json" "$CUZK_BIN" prove "$tmp/real/u.json" -o "$tmp/real/out" --params-dir "$params" \
-  --pce-cache-dir "$tmp/pce" --dump-public-inputs --json
+run 0 "cuzk prove u.json c1.json (a mixed run)" "$CUZK_BIN" prove "$tmp/real/u.json" "$tmp/c1.json" \
+  -o "$tmp/real/out" --params-dir "$params" --pce-cache-dir "$tmp/pce" --dump-public-inputs --json
 has '"status":"proven"'
 has '"sector":"3"'
+has '"sector":"c1"'
 [ -f "$tmp/real/out/3.proof" ] || fail "cuzk prove wrote no 3.proof (named after the sector id)"
 [ "$(stat -c %s "$tmp/real/out/3.proof")" -eq 192 ] || fail "3.proof is not 192 bytes (one partition)"
+[ "$(stat -c %s "$tmp/real/out/c1.proof")" -eq 192 ] || fail "the mixed run's C1 proof is not 192 bytes"
+run 0 "the mixed run's C1 proof" "$CUZK_BIN" verify "$tmp/real/out/c1.proof" --c1 "$tmp/c1.json" --params-dir "$params"
 cp "$tmp/real/out/3.proof" "$tmp/real/u.proof"
 cp "$tmp/real/out/3.inputs.json" "$tmp/real/u.inputs.json"
-# Refused before any work, nothing written: a truncated update input (exit 3, named), a mix with a C1 file and
-# --gpu (usage errors, exit 2: not supported yet, never a silent CPU run).
+# Refused before any work, nothing written: a truncated update input (exit 3, named), an update input and a
+# C1 file writing the same proof file, and --gpu (exit 2: not supported yet, never a silent CPU run).
 run 3 "cuzk prove of a truncated update input" "$CUZK_BIN" prove "$tmp/truncated.json" -o "$tmp/bad-out" \
   --params-dir "$params" --pce-cache-dir "$tmp/pce"
 has "truncated.json"
@@ -89,9 +92,30 @@ run 3 "--keep-going: the truncated input fails, the good one is proven" "$CUZK_B
   "$tmp/other-u.json" -o "$tmp/kg-out" --params-dir "$params" --pce-cache-dir "$tmp/pce" --keep-going --no-verify
 [ "$(stat -c %s "$tmp/kg-out/4.proof")" -eq 192 ] || fail "--keep-going did not prove the good input"
 [ "$(ls -A "$tmp/kg-out" | wc -l)" -eq 1 ] || fail "--keep-going wrote more than the good input's proof"
-run 2 "cuzk prove of an update and a C1 file in one run" "$CUZK_BIN" prove "$tmp/u.json" "$tmp/c1.json" \
-  -o "$tmp/bad-out" --params-dir "$params"
-has "not supported yet"
+# Hostile commitments, mutated as C1 files are (the low bit of the first byte): comm_r_new moves the
+# challenges, so the vanilla proofs no longer match them (exit 3); comm_d_new keeps them, so the witness does
+# not satisfy the circuit (exit 7). Neither writes anything.
+mutate() {  # mutate FIELD OUT: u.json with FIELD's first byte's low bit flipped
+  local first
+  first=$(grep -o "\"$1\":\[[0-9]*" "$tmp/u.json" | grep -o '[0-9]*$')
+  sed "s/\"$1\":\[$first,/\"$1\":[$((first ^ 1)),/" "$tmp/u.json" >"$2"
+  cmp -s "$tmp/u.json" "$2" && fail "$1 was not mutated"
+  return 0
+}
+mutate comm_r_new "$tmp/bad-comm-r-new.json"
+run 3 "an update input with comm_r_new mutated" "$CUZK_BIN" prove "$tmp/bad-comm-r-new.json" -o "$tmp/bad-out" \
+  --params-dir "$params" --pce-cache-dir "$tmp/pce"
+has "bad-comm-r-new.json: partition 0"
+mutate comm_d_new "$tmp/bad-comm-d-new.json"
+run 7 "an update input with comm_d_new mutated" "$CUZK_BIN" prove "$tmp/bad-comm-d-new.json" -o "$tmp/bad-out" \
+  --params-dir "$params" --pce-cache-dir "$tmp/pce"
+has "bad-comm-d-new.json partition 0: the witness does not satisfy constraint"
+[ -z "$(ls -A "$tmp/bad-out" 2>/dev/null)" ] || fail "a mutated update input left files in its output folder"
+"$CUZK_BIN" gen-c1 --sector-size 2KiB --seed 2 --sector-id 3 --envelope -o "$tmp/env3.json" >/dev/null 2>&1 ||
+  fail "gen-c1 --envelope"
+run 2 "an update input and a C1 file of the same sector in one run" "$CUZK_BIN" prove "$tmp/u.json" \
+  "$tmp/env3.json" -o "$tmp/bad-out" --params-dir "$params"
+has "sector 3 is proven by another input of this run too"
 run 2 "cuzk prove --gpu of an update input" "$CUZK_BIN" prove "$tmp/u.json" -o "$tmp/bad-out" --gpu \
   --params-dir "$params"
 has "--gpu"
