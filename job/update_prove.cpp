@@ -13,6 +13,8 @@
 #include <vector>
 
 #include "io/atomic_file.hpp"
+#include "job/engine.hpp"
+#include "job/prover_shape.hpp"
 #include "job/run_checks.hpp"
 #include "job/shard.hpp"
 #include "pce/update_pce.hpp"
@@ -44,10 +46,12 @@ const porep::SectorShape& porep_shape_of(const update::UpdateShape& shape) {
   return *porep::find_sector_shape(shape.sector_bytes());
 }
 
-// What is loaded once per sector size and shared by its sectors.
+// What is loaded once per sector size and shared by its sectors: the update PCE, and the engine the run's
+// config makes for the update .params (make_engine: the CPU's decodes it, the GPU's reads it to the device).
 struct SizeResources {
   std::unique_ptr<pce::LoadResult> pce;
-  std::unique_ptr<groth16::Parameters> params;
+  const groth16::ParameterHeader* header = nullptr;  // the store's
+  std::unique_ptr<groth16::ProverEngine> engine;
 };
 
 class UpdateRun {
@@ -63,6 +67,8 @@ class UpdateRun {
                                    const std::vector<std::size_t>& indices) {
     report_.engine_config = options_.engine;
     report_.engine = options_.engine.name();
+    // --gpu without a usable GPU is refused before any work, never proven on the CPU instead.
+    if (options_.engine.gpu()) require_devices(options_.engine);
     std::vector<CheckedUpdate> checked;
     const fs::path out(options_.output_dir);
     for (std::size_t i = 0; i < paths.size(); ++i) {
@@ -89,8 +95,16 @@ class UpdateRun {
     return checked;
   }
 
+  // The inputs one sector size after another (in input order within a size), so that one size's engine is
+  // released before the next one's is made: a GPU engine holds most of the device.
   void prove(std::vector<CheckedUpdate>& checked) {
+    std::stable_sort(checked.begin(), checked.end(), [](const CheckedUpdate& a, const CheckedUpdate& b) {
+      return a.input.registered_proof->shape().sector_bytes() <
+             b.input.registered_proof->shape().sector_bytes();
+    });
     for (CheckedUpdate& c : checked) {
+      const std::uint64_t size = c.input.registered_proof->shape().sector_bytes();
+      if (!sizes_.empty() && !sizes_.contains(size)) sizes_.clear();
       const char* stage = "synthesize";
       try {
         prove_sector(c, stage);
@@ -113,12 +127,21 @@ class UpdateRun {
       spdlog::info("update PCE {} {} in {:.2f} s", r.pce->built ? "built:" : "loaded:", r.pce->path.string(),
                    r.pce->seconds);
     }
-    if (!r.params) {
+    if (!r.engine) {
+      const porep::SectorShape& sector = porep_shape_of(shape);
+      r.header = &store_.update_header_for(sector);
+      // The GPU engine plans its device memory by the circuit's figures and the vectors' lengths.
+      gpu::ProverShape prover = prover_shape(circuit_figures(r.pce->pce));
+      apply_parameter_header(prover, *r.header);
       PhaseTimer timer;
-      r.params = std::make_unique<groth16::Parameters>(
-          groth16::Parameters::read(store_.update_params_path(porep_shape_of(shape)),
-                                    algebra::PointCheck::kUnchecked, options_.threads));
-      report_.shared_phases["params.load"] += timer.elapsed();
+      r.engine = make_engine(options_.engine,
+                             {store_.update_params_path(sector), *r.header, options_.threads, prover});
+      PhaseTime rest = timer.elapsed();
+      for (const auto& [name, seconds] : r.engine->setup_phases()) {
+        report_.shared_phases[name] += PhaseTime{seconds, 0};
+        rest.wall_s -= seconds;
+      }
+      if (rest.wall_s >= 0.05) report_.shared_phases[std::string(options_.engine.name()) + ".setup"] += rest;
     }
     return r;
   }
@@ -159,8 +182,12 @@ class UpdateRun {
         rr = groth16::random_fr();
         ss = groth16::random_fr();
       }
-      proofs.push_back(groth16::prove(*r.params, std::move(in), rr, ss, options_.threads));
+      groth16::ProveTimings timings;
+      proofs.push_back(groth16::prove_with(*r.engine, *r.header, std::move(in), rr, ss, &timings));
       report.phases["prove"] += prove_timer.elapsed();
+      report.phases["prove.h"] += timings.h;
+      report.phases["prove.msm_g1"] += timings.msm_g1;
+      report.phases["prove.msm_g2"] += timings.msm_g2;
       if (options_.partition_proven) options_.partition_proven(c.path, k, partitions);
     }
     const std::vector<std::vector<algebra::Fr>> public_inputs = update::sector_public_inputs(c.input, c.path);
@@ -292,6 +319,10 @@ RunReport prove_mixed(const std::vector<std::string>& paths, const std::vector<b
 }  // namespace
 
 bool is_update_input_file(const std::string& path) {
+  // Only a regular file is opened here: opening a FIFO would block the run before the C1 reader could
+  // refuse it (exit 3), and a device or a directory is refused there too.
+  std::error_code error;
+  if (!fs::is_regular_file(fs::status(path, error))) return false;
   std::ifstream in(path, std::ios::binary);
   if (!in) return false;
   std::string head(1 << 20, '\0');

@@ -4,10 +4,12 @@
 // threads, fixed_randomness, stop_requested and the callbacks): every input checked first (parsed, its
 // output paths and the update .params/.vk of its size), then per sector every partition synthesized through
 // the update PCE (pce/update_pce.hpp, loaded or built once per sector size), checked (a * b = c), proven with
-// the CPU Groth16 prover (r, s from a CSPRNG per partition unless fixed), verified against the update .vk and
-// update::sector_public_inputs, and `<sector_id>.proof` written atomically (192 bytes per partition).
-// The job's other machinery (the GPU engines, memory plans, overlap, --skip-existing) is PoRep's only for
-// now: in a mixed run (prove_input_files) the C1 files get it, the update inputs the CPU path.
+// the engine make_engine makes for the update .params (the CPU's; --gpu is refused by cli/ until the GPU
+// engine's update proofs are checked on a device) (r, s from a CSPRNG per partition unless fixed), verified
+// against the update .vk and update::sector_public_inputs, and `<sector_id>.proof` written atomically (192
+// bytes per partition). The job's other machinery (the GPU engines, memory plans, overlap, --skip-existing)
+// is PoRep's only for now: in a mixed run (prove_input_files) the C1 files get it, the update inputs the CPU
+// path.
 #pragma once
 
 #include <string>
@@ -20,7 +22,8 @@ namespace cuzk::job {
 
 // Whether `path` holds an update input file rather than a C1 file: its text (the first MiB) names one of the
 // update file's commitments ("comm_r_old", "comm_r_new", "comm_d_new"), which a C1 file never has. A file
-// that cannot be read is not one (the C1 reader then names the fault).
+// that cannot be read, or is not a regular file (a FIFO is never opened here), is not one (the C1 reader then
+// names the fault).
 bool is_update_input_file(const std::string& path);
 
 // Throws what prove_c1_files throws (JobError, update::UpdateError for a refused input, io::IoError, ...);
