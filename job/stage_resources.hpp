@@ -24,15 +24,27 @@
 
 namespace cuzk::job::detail {
 
+// Setup time left over below this is noise (a loaded host's scheduling gaps reach several milliseconds),
+// not a phase: 50 ms, the shortest phase `cuzk compare` judges by default (--min-seconds).
+inline constexpr double kSetupNoiseSeconds = 0.05;
+
+// The one-off phases of making `engine` (its setup_phases()) into `shared_phases`, and what they do not
+// cover of `made` (the time the factory took: the GPU engine's memory plan and tables) as "<engine>.setup"
+// unless it is noise.
+inline void add_setup_phases(const groth16::ProverEngine& engine, PhaseTime made, const char* engine_name,
+                             PhaseMap<PhaseTime>& shared_phases) {
+  for (const auto& [name, seconds] : engine.setup_phases()) {
+    shared_phases[name] += PhaseTime{seconds, 0};
+    made.wall_s -= seconds;
+  }
+  if (made.wall_s >= kSetupNoiseSeconds) shared_phases[std::string(engine_name) + ".setup"] += made;
+}
+
 // One proving engine per parameter set, made on a thread of its own from the moment the first sector of
 // its size is opened (loading the parameters then overlaps that sector's synthesis), and waited for by
 // the first proof that needs it.
 class EngineCache {
  public:
-  // Setup time left over below this is noise (a loaded host's scheduling gaps reach several milliseconds),
-  // not a phase: 50 ms, the shortest phase `cuzk compare` judges by default (--min-seconds).
-  static constexpr double kSetupNoiseSeconds = 0.05;
-
   // `config` as the run was given it (the memory plan may keep the constraints on the host for synthesis;
   // the engine is still made as asked), made by `make` (make_engine but in tests) with `threads`.
   // `shapes`: the circuit and parameter sizes of each sector size of the run (EngineRequest::shape).
@@ -90,14 +102,7 @@ class EngineCache {
       lock.lock();
       Made made = slot.future.get();  // rethrows what the factory threw (the slot is then empty again)
       slot.engine = std::move(made.engine);
-      PhaseTime rest = made.time;
-      for (const auto& [name, seconds] : slot.engine->setup_phases()) {
-        shared_phases[name] += PhaseTime{seconds, 0};
-        rest.wall_s -= seconds;
-      }
-      // What the engine's own phases do not cover (the GPU engine's memory plan and tables; for the CPU
-      // engine, whose params.load is all of it, nothing worth a phase).
-      if (rest.wall_s >= kSetupNoiseSeconds) shared_phases[std::string(config_.name()) + ".setup"] += rest;
+      add_setup_phases(*slot.engine, made.time, config_.name(), shared_phases);
     }
     return *slot.engine;
   }

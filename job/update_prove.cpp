@@ -17,6 +17,7 @@
 #include "job/prover_shape.hpp"
 #include "job/run_checks.hpp"
 #include "job/shard.hpp"
+#include "job/stage_resources.hpp"
 #include "pce/update_pce.hpp"
 #include "prover/algebra/hex_bytes.hpp"
 #include "prover/groth16/parameters.hpp"
@@ -136,12 +137,7 @@ class UpdateRun {
       PhaseTimer timer;
       r.engine = make_engine(options_.engine,
                              {store_.update_params_path(sector), *r.header, options_.threads, prover});
-      PhaseTime rest = timer.elapsed();
-      for (const auto& [name, seconds] : r.engine->setup_phases()) {
-        report_.shared_phases[name] += PhaseTime{seconds, 0};
-        rest.wall_s -= seconds;
-      }
-      if (rest.wall_s >= 0.05) report_.shared_phases[std::string(options_.engine.name()) + ".setup"] += rest;
+      detail::add_setup_phases(*r.engine, timer.elapsed(), options_.engine.name(), report_.shared_phases);
     }
     return r;
   }
