@@ -155,8 +155,11 @@ RunReport prove_c1_files(const std::vector<std::string>& c1_paths, const ProveOp
   }
   ProveOptions options = given;
   if (options.engine.gpu()) options.engine.devices = devices.ordinals;  // --devices all: the visible ones
-  // Engines of one device made at once would each plan for all its free memory: each gets its share.
-  if (options.engine.gpu() && !options.engine.memory_limit && devices.ordinals.size() > 1)
+  // The engines plan against the job's budget: --gpu-memory less what CUDA itself holds on the device (the
+  // limit stands for the whole card: job/engine.cpp limit_budget; given as it is, the engines' plans took
+  // 0.9 GiB more than a 16 GiB limit, bench/RESULTS.md), and engines of one device made at once, each for
+  // its share of the free memory rather than all of it.
+  if (options.engine.gpu() && (options.engine.memory_limit || devices.ordinals.size() > 1))
     options.engine.memory_limit = devices.budget;
   if (options.engine.engine_count() > 1) serialize_callbacks(options);
   std::map<std::uint64_t, gpu::ProverShape> shapes;
