@@ -537,8 +537,6 @@ bool choose_kind(const ProveFlags& f) {
   if (updates == 0) return false;
   for (const auto& [flag, given] : {std::pair{"--gpu", f.job.gpu},
                                     {"--dry-run", f.dry_run},
-                                    {"--shard", !f.shard.empty()},
-                                    {"--skip-existing", f.skip_existing},
                                     {"--check", f.check},
                                     {"--no-pce", f.job.no_pce},
                                     {"--cpu-engines", f.job.cpu_engines != 1},

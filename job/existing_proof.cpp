@@ -14,13 +14,14 @@
 
 namespace cuzk::job::detail {
 
-ExistingProof examine_existing_proof(const std::filesystem::path& proof_path, const porep::C1Output& c1,
-                                     const groth16::VerifyingKey& vk) {
+ExistingProof examine_existing_proof(const std::filesystem::path& proof_path, std::string_view proof_name,
+                                     unsigned partitions,
+                                     const std::function<std::vector<std::vector<algebra::Fr>>()>& public_inputs,
+                                     std::string_view source, const groth16::VerifyingKey& vk) {
   ExistingProof found;
   std::error_code ec;
   if (!std::filesystem::exists(proof_path, ec)) return found;
   found.verdict = ExistingProof::Verdict::kRejected;
-  const porep::RegisteredSealProof& proof = *c1.registered_proof;
   std::vector<std::uint8_t> bytes;
   std::vector<groth16::Proof> proofs;
   // A file that cannot be read or decoded is no proof of the sector either: it is set aside like one that
@@ -38,23 +39,35 @@ ExistingProof examine_existing_proof(const std::filesystem::path& proof_path, co
     found.why_rejected = e.what();
     return found;
   }
-  if (proofs.size() != proof.partitions()) {
+  if (proofs.size() != partitions) {
     found.why_rejected = fmt::format("it holds {} partition proof(s) where a {} sector has {}", proofs.size(),
-                                     proof.name, proof.partitions());
+                                     proof_name, partitions);
     return found;
   }
-  for (unsigned k = 0; k < proof.partitions(); ++k)
-    found.public_inputs.push_back(
-        porep::generate_public_inputs(proof, c1.replica_id, c1.comm_d, c1.comm_r, c1.seed, k));
+  found.public_inputs = public_inputs();
   if (!verify_sector_proofs(vk, proofs, found.public_inputs)) {
     found.public_inputs.clear();
-    found.why_rejected =
-        "it does not verify against this C1 file's public inputs (another sector's proof, or altered)";
+    found.why_rejected = fmt::format(
+        "it does not verify against {} public inputs (another sector's proof, or altered)", source);
     return found;
   }
   found.verdict = ExistingProof::Verdict::kVerified;
   found.proof_hex = algebra::bytes_to_hex(bytes);
   return found;
+}
+
+ExistingProof examine_existing_proof(const std::filesystem::path& proof_path, const porep::C1Output& c1,
+                                     const groth16::VerifyingKey& vk) {
+  const porep::RegisteredSealProof& proof = *c1.registered_proof;
+  return examine_existing_proof(
+      proof_path, proof.name, proof.partitions(),
+      [&] {
+        std::vector<std::vector<algebra::Fr>> inputs;
+        for (unsigned k = 0; k < proof.partitions(); ++k)
+          inputs.push_back(porep::generate_public_inputs(proof, c1.replica_id, c1.comm_d, c1.comm_r, c1.seed, k));
+        return inputs;
+      },
+      "this C1 file's", vk);
 }
 
 std::string rejected_suffix() {

@@ -5,7 +5,9 @@
 #pragma once
 
 #include <filesystem>
+#include <functional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "prover/algebra/bls12_381.hpp"
@@ -29,6 +31,14 @@ struct ExistingProof {
 // Reads and verifies `proof_path` (a regular file, or none: io::check_output_file has refused the others).
 ExistingProof examine_existing_proof(const std::filesystem::path& proof_path, const porep::C1Output& c1,
                                      const groth16::VerifyingKey& vk);
+
+// The same for any circuit: `partitions` proofs of a `proof_name` sector, each verified against its
+// partition's entry of `public_inputs()` (called only once the file decodes); `source` names where those
+// come from in the reason a file is rejected ("this C1 file's", "this update input file's").
+ExistingProof examine_existing_proof(const std::filesystem::path& proof_path, std::string_view proof_name,
+                                     unsigned partitions,
+                                     const std::function<std::vector<std::vector<algebra::Fr>>()>& public_inputs,
+                                     std::string_view source, const groth16::VerifyingKey& vk);
 
 // The suffix a rejected proof file is renamed with: ".rejected-<UTC time, 20240131T235959Z>".
 std::string rejected_suffix();

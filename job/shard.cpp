@@ -9,7 +9,9 @@
 #include <tuple>
 
 #include "io/json_reader.hpp"
+#include "job/update_prove.hpp"
 #include "prover/porep/c1_file.hpp"
+#include "prover/update/input_file.hpp"
 
 namespace cuzk::job {
 
@@ -122,7 +124,14 @@ std::vector<ShardKey> shard_keys(const std::vector<std::string>& c1_paths, Prove
   keys.reserve(c1_paths.size());
   for (const std::string& path : c1_paths) {
     std::string sector = std::filesystem::path(path).stem().string();
-    if (naming == ProveOptions::ProofNaming::kSectorNumber) {
+    if (is_update_input_file(path)) {
+      // An update input's proof file is named after its sector_id, whatever the naming of C1 files.
+      try {
+        sector = std::to_string(update::read_update_input_file(path).sector_id);
+      } catch (const std::exception& e) {
+        spdlog::debug("{}: sharded by its file name: {}", path, e.what());
+      }
+    } else if (naming == ProveOptions::ProofNaming::kSectorNumber) {
       try {
         if (const std::optional<std::int64_t> number = porep::read_c1_sector_number(path))
           sector = std::to_string(*number);

@@ -37,6 +37,7 @@ std::vector<std::size_t> shard_slice(const std::vector<ShardKey>& keys, Shard sh
 // The keys of C1 files: the sector is what names the proof file (ProveOptions::ProofNaming), read without
 // parsing the vanilla proofs (porep::read_c1_sector_number). A file that cannot be read for it is keyed by
 // its stem: every shard keys it the same way, and the one that gets it reports the error in its checks.
+// An update input file (is_update_input_file) is keyed by its sector_id, which names its proof file.
 std::vector<ShardKey> shard_keys(const std::vector<std::string>& c1_paths, ProveOptions::ProofNaming naming);
 
 // A shard, or why there is none: `problem` is a usage error's message and names the flag or the variable.

@@ -4,8 +4,11 @@
 #include <spdlog/spdlog.h>
 
 #include <algorithm>
+#include <chrono>
+#include <cstdint>
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <map>
 #include <memory>
 #include <set>
@@ -13,7 +16,10 @@
 #include <vector>
 
 #include "io/atomic_file.hpp"
+#include "gpu/device_info.hpp"
 #include "job/engine.hpp"
+#include "job/existing_proof.hpp"
+#include "job/memory_sampler.hpp"
 #include "job/prover_shape.hpp"
 #include "job/run_checks.hpp"
 #include "job/shard.hpp"
@@ -86,7 +92,8 @@ class UpdateRun {
         if (options_.dump_public_inputs) io::check_output_file(out / (sector + ".inputs.json"));
         const porep::SectorShape& shape = porep_shape_of(input.registered_proof->shape());
         store_.update_header_for(shape);
-        if (options_.verify) store_.update_vk_for(shape);
+        if (options_.verify || options_.skip_existing) store_.update_vk_for(shape);
+        if (options_.skip_existing && take_existing_proof(indices[i], paths[i], sector, input)) continue;
         checked.push_back({indices[i], paths[i], sector, std::move(input)});
       } catch (...) {
         record_failure(indices[i], paths[i], sector, "check");
@@ -119,6 +126,50 @@ class UpdateRun {
   RunReport take_report() { return std::move(report_); }
 
  private:
+  // --skip-existing: the sector's proof file, when there is one, as for C1 files (job/existing_proof.hpp):
+  // one that verifies against the input file's commitments makes the sector already proven (its inputs.json
+  // written when asked for and missing); one that does not is set aside and the sector proven again.
+  bool take_existing_proof(std::size_t index, const std::string& path, const std::string& sector,
+                           const update::UpdateInput& input) {
+    const fs::path out(options_.output_dir);
+    const fs::path proof_path = out / (sector + ".proof");
+    const porep::SectorShape& shape = porep_shape_of(input.registered_proof->shape());
+    const auto partitions = static_cast<unsigned>(input.vanilla_proofs.size());
+    const detail::ExistingProof existing = detail::examine_existing_proof(
+        proof_path, input.registered_proof->name, partitions,
+        [&] { return update::sector_public_inputs(input, path); }, "this update input file's",
+        store_.update_vk_for(shape));
+    if (existing.verdict == detail::ExistingProof::Verdict::kRejected) {
+      const fs::path aside = io::move_aside(proof_path, detail::rejected_suffix());
+      spdlog::warn("{}: {} is not this sector's proof: {}; set aside as {}, and the sector is proven again", path,
+                   proof_path.string(), existing.why_rejected, aside.string());
+      return false;
+    }
+    if (existing.verdict != detail::ExistingProof::Verdict::kVerified) return false;
+    AlreadyProven done;
+    done.input_index = index;
+    done.c1_path = path;
+    done.sector = sector;
+    done.proof_type = std::string(input.registered_proof->name);
+    done.partitions = partitions;
+    done.proof_path = proof_path.string();
+    done.proof_hex = existing.proof_hex;
+    if (options_.dump_public_inputs) {
+      const fs::path inputs_path = out / (sector + ".inputs.json");
+      done.public_inputs_path = inputs_path.string();
+      // A run killed between writing the proof and its public inputs left the proof alone: finish its work.
+      std::error_code ec;
+      if (!fs::exists(inputs_path, ec)) {
+        const std::string json = public_inputs_json(existing.public_inputs);
+        io::write_file_atomic(inputs_path, {reinterpret_cast<const std::uint8_t*>(json.data()), json.size()});
+      }
+    }
+    detail::progress(options_, "checking " + path + ": " + done.proof_path + " verifies: already proven, skipped");
+    if (options_.already_proven) options_.already_proven(done);
+    report_.already_proven.push_back(std::move(done));
+    return true;
+  }
+
   SizeResources& resources_for(const update::UpdateShape& shape) {
     SizeResources& r = sizes_[shape.sector_bytes()];
     if (!r.pce) {
@@ -256,6 +307,23 @@ std::map<std::string, unsigned> partitions_by_path(const std::vector<CheckedUpda
   return partitions;
 }
 
+// Host (and, with a GPU engine, device) memory sampled while an update run lasts, as prove_c1_files does:
+// the report's peaks are then the same figures for both kinds of input.
+std::unique_ptr<MemorySampler> start_memory_sampler(const ProveOptions& options) {
+  std::function<std::uint64_t()> device_used;
+  if (options.engine.gpu())
+    device_used = [] { return static_cast<std::uint64_t>(gpu::device_memory_in_use()); };
+  return std::make_unique<MemorySampler>(std::chrono::milliseconds(100), std::move(device_used));
+}
+
+void record_memory_peaks(MemorySampler& memory, RunReport& report) {
+  const MemoryPeaks peaks = memory.peaks();
+  report.peak_rss_bytes = std::max(report.peak_rss_bytes, peak_rss_bytes());
+  report.peak_anon_bytes = std::max(report.peak_anon_bytes, peaks.anon_bytes);
+  report.peak_file_bytes = std::max(report.peak_file_bytes, peaks.file_bytes);
+  report.peak_device_bytes = std::max(report.peak_device_bytes, peaks.device_bytes);
+}
+
 std::vector<std::size_t> positions(std::size_t n) {
   std::vector<std::size_t> all(n);
   for (std::size_t i = 0; i < n; ++i) all[i] = i;
@@ -269,6 +337,7 @@ std::vector<std::size_t> positions(std::size_t n) {
 RunReport prove_mixed(const std::vector<std::string>& paths, const std::vector<bool>& is_update,
                       const ProveOptions& options) {
   PhaseTimer run_timer;
+  const std::unique_ptr<MemorySampler> memory = start_memory_sampler(options);
   std::vector<std::string> c1_paths, update_paths;
   std::vector<std::size_t> c1_positions, update_positions;
   for (std::size_t i = 0; i < paths.size(); ++i) {
@@ -296,19 +365,29 @@ RunReport prove_mixed(const std::vector<std::string>& paths, const std::vector<b
     at_position.input_index = c1_positions.at(f.input_index);
     if (options.sector_failed) options.sector_failed(at_position);
   };
+  c1_options.already_proven = [&options, &c1_positions](const AlreadyProven& s) {
+    AlreadyProven at_position = s;
+    at_position.input_index = c1_positions.at(s.input_index);
+    if (options.already_proven) options.already_proven(at_position);
+  };
   RunReport run = prove_c1_files(c1_paths, c1_options);
   for (SectorFailure& f : run.failures) f.input_index = c1_positions.at(f.input_index);
+  for (AlreadyProven& s : run.already_proven) s.input_index = c1_positions.at(s.input_index);
 
   updates.prove(checked);
   RunReport update_run = updates.take_report();
   for (SectorReport& s : update_run.sectors) run.sectors.push_back(std::move(s));
   for (SectorFailure& f : update_run.failures) run.failures.push_back(std::move(f));
+  for (AlreadyProven& s : update_run.already_proven) run.already_proven.push_back(std::move(s));
+  std::stable_sort(
+      run.already_proven.begin(), run.already_proven.end(),
+      [](const AlreadyProven& a, const AlreadyProven& b) { return a.input_index < b.input_index; });
   std::stable_sort(
       run.failures.begin(), run.failures.end(),
       [](const SectorFailure& a, const SectorFailure& b) { return a.input_index < b.input_index; });
   for (const auto& [phase, time] : update_run.shared_phases) run.shared_phases["update." + phase] += time;
   run.total = run_timer.elapsed();
-  run.peak_rss_bytes = std::max(run.peak_rss_bytes, peak_rss_bytes());
+  record_memory_peaks(*memory, run);
   return run;
 }
 
@@ -331,6 +410,7 @@ bool is_update_input_file(const std::string& path) {
 
 RunReport prove_update_files(const std::vector<std::string>& paths, const ProveOptions& options) {
   PhaseTimer run_timer;
+  const std::unique_ptr<MemorySampler> memory = start_memory_sampler(options);
   io::prepare_output_dir(options.output_dir);
   if (std::size_t n = io::remove_stale_temporaries(options.output_dir))
     spdlog::info("removed {} stale temporary file(s) of killed runs from {}", n, options.output_dir);
@@ -340,7 +420,7 @@ RunReport prove_update_files(const std::vector<std::string>& paths, const ProveO
   updates.prove(checked);
   RunReport report = updates.take_report();
   report.total = run_timer.elapsed();
-  report.peak_rss_bytes = peak_rss_bytes();
+  record_memory_peaks(*memory, report);
   return report;
 }
 

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <filesystem>
 #include <map>
 #include <random>
 #include <set>
@@ -10,6 +11,8 @@
 #include <vector>
 
 #include "job/shard.hpp"
+#include "prover/update/gen_update.hpp"
+#include "prover/update/input_file.hpp"
 
 namespace cuzk::job {
 namespace {
@@ -197,6 +200,32 @@ TEST(Shard, KeysAreWhatNamesTheProofFile) {
   EXPECT_EQ(by_sector[3].path, paths[3]);
   const std::vector<ShardKey> by_stem = shard_keys(paths, ProveOptions::ProofNaming::kFileStem);
   EXPECT_EQ(by_stem[0].sector, "2KiB-V1-envelope");
+}
+
+// An update input's proof file is <sector_id>.proof: that is its key, with either naming of C1 files, so
+// that an update input and a C1 envelope of one sector meet in one shard (which refuses them).
+TEST(Shard, AnUpdateInputIsKeyedByItsSectorId) {
+  const std::filesystem::path dir = std::filesystem::temp_directory_path() / "cuzk-test-shard-update";
+  std::filesystem::remove_all(dir);
+  std::filesystem::create_directories(dir);
+  const std::string update_path = (dir / "snap-of-2.json").string();
+  update::GenUpdateOptions options;
+  options.seed = 3;
+  update::write_update_input_file(update_path, update::generate_update_input("2KiB", 2, options));
+  const std::string envelope = std::string(CUZK_SOURCE_DIR) + "/testdata/c1/2KiB-V1-envelope.json";
+  for (const auto naming : {ProveOptions::ProofNaming::kSectorNumber, ProveOptions::ProofNaming::kFileStem}) {
+    const std::vector<ShardKey> keys = shard_keys({update_path, envelope}, naming);
+    ASSERT_EQ(keys.size(), 2u);
+    EXPECT_EQ(keys[0].sector, "2") << "the update input's sector_id, not its stem";
+  }
+  const std::vector<ShardKey> keys =
+      shard_keys({update_path, envelope}, ProveOptions::ProofNaming::kSectorNumber);
+  for (unsigned count = 2; count <= 4; ++count)
+    for (unsigned index = 0; index < count; ++index) {
+      const std::vector<std::size_t> slice = shard_slice(keys, {index, count});
+      EXPECT_TRUE(slice.empty() || slice.size() == 2u) << "one sector's inputs meet in one shard";
+    }
+  std::filesystem::remove_all(dir);
 }
 
 }  // namespace

@@ -82,6 +82,23 @@ has '"sector":"c1"'
 run 0 "the mixed run's C1 proof" "$CUZK_BIN" verify "$tmp/real/out/c1.proof" --c1 "$tmp/c1.json" --params-dir "$params"
 cp "$tmp/real/out/3.proof" "$tmp/real/u.proof"
 cp "$tmp/real/out/3.inputs.json" "$tmp/real/u.inputs.json"
+cp "$tmp/real/out/c1.proof" "$tmp/real/c1.proof"
+# Re-runs with --skip-existing, one per slice of 2 (job/shard.hpp: sector 3, the update input's sector_id,
+# sorts first and goes to slice 0; the raw C1 file, keyed by its stem, to slice 1): each proof verifies, so
+# each slice skips its one sector and the files are untouched.
+for slice in "0 3" "1 c1"; do
+  set -- $slice
+  run 0 "--skip-existing --shard $1/2 over a mixed run's proofs" "$CUZK_BIN" prove "$tmp/real/u.json" \
+    "$tmp/c1.json" -o "$tmp/real/out" --params-dir "$params" --pce-cache-dir "$tmp/pce" --skip-existing \
+    --shard "$1/2" --json
+  [ "$(grep -c '"status":"skipped"' "$tmp/out.txt")" -eq 1 ] || { cat "$tmp/out.txt" >&2; fail "slice $1: not one sector skipped"; }
+  has "\"sector\":\"$2\""
+done
+cmp -s "$tmp/real/out/3.proof" "$tmp/real/u.proof" || fail "--skip-existing rewrote the update proof"
+cmp -s "$tmp/real/out/c1.proof" "$tmp/real/c1.proof" || fail "--skip-existing rewrote the C1 proof"
+run 0 "--shard 1/2 of one update input: nothing to prove" "$CUZK_BIN" prove "$tmp/real/u.json" -o "$tmp/shard-out" \
+  --params-dir "$params" --shard 1/2
+[ -z "$(ls -A "$tmp/shard-out" 2>/dev/null)" ] || fail "an empty slice wrote files"
 # Refused before any work, nothing written: a truncated update input (exit 3, named), an update input and a
 # C1 file writing the same proof file, and --gpu (exit 2: not supported yet, never a silent CPU run).
 run 3 "cuzk prove of a truncated update input" "$CUZK_BIN" prove "$tmp/truncated.json" -o "$tmp/bad-out" \
@@ -89,7 +106,10 @@ run 3 "cuzk prove of a truncated update input" "$CUZK_BIN" prove "$tmp/truncated
 has "truncated.json"
 [ -z "$(ls -A "$tmp/bad-out" 2>/dev/null)" ] || fail "a refused update input left files in its output folder"
 run 3 "--keep-going: the truncated input fails, the good one is proven" "$CUZK_BIN" prove "$tmp/truncated.json" \
-  "$tmp/other-u.json" -o "$tmp/kg-out" --params-dir "$params" --pce-cache-dir "$tmp/pce" --keep-going --no-verify
+  "$tmp/other-u.json" -o "$tmp/kg-out" --params-dir "$params" --pce-cache-dir "$tmp/pce" --keep-going --no-verify \
+  --report "$tmp/kg-report.json"
+# The update run's report carries its memory peaks as a C1 run's does (they once stayed 0).
+grep -Eq '"peak_anon_bytes": *[1-9]' "$tmp/kg-report.json" || fail "the update run's report has no peak_anon_bytes"
 [ "$(stat -c %s "$tmp/kg-out/4.proof")" -eq 192 ] || fail "--keep-going did not prove the good input"
 [ "$(ls -A "$tmp/kg-out" | wc -l)" -eq 1 ] || fail "--keep-going wrote more than the good input's proof"
 # Hostile commitments, mutated as C1 files are (the low bit of the first byte): comm_r_new moves the
@@ -111,6 +131,15 @@ run 7 "an update input with comm_d_new mutated" "$CUZK_BIN" prove "$tmp/bad-comm
   --params-dir "$params" --pce-cache-dir "$tmp/pce"
 has "bad-comm-d-new.json partition 0: the witness does not satisfy constraint"
 [ -z "$(ls -A "$tmp/bad-out" 2>/dev/null)" ] || fail "a mutated update input left files in its output folder"
+# --skip-existing with a proof file there that is not the sector's: set aside (never overwritten or deleted),
+# and the sector proven again (here it fails at its witness, exit 7, so no new proof is written).
+mkdir -p "$tmp/skip-bad"
+cp "$tmp/two.proof" "$tmp/skip-bad/3.proof"
+run 7 "--skip-existing over a proof file of the wrong length" "$CUZK_BIN" prove "$tmp/bad-comm-d-new.json" \
+  -o "$tmp/skip-bad" --params-dir "$params" --pce-cache-dir "$tmp/pce" --skip-existing
+has "is not this sector's proof"
+[ ! -e "$tmp/skip-bad/3.proof" ] || fail "the rejected proof file is still 3.proof"
+ls "$tmp/skip-bad"/3.proof.rejected-* >/dev/null 2>&1 || fail "the rejected proof file was not set aside"
 "$CUZK_BIN" gen-c1 --sector-size 2KiB --seed 2 --sector-id 3 --envelope -o "$tmp/env3.json" >/dev/null 2>&1 ||
   fail "gen-c1 --envelope"
 run 2 "an update input and a C1 file of the same sector in one run" "$CUZK_BIN" prove "$tmp/u.json" \
