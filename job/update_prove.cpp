@@ -185,9 +185,12 @@ class UpdateRun {
       // The GPU engine plans its device memory by the circuit's figures and the vectors' lengths.
       gpu::ProverShape prover = prover_shape(circuit_figures(r.pce->pce));
       apply_parameter_header(prover, *r.header);
+      // The update path evaluates a, b, c on the host (pce::update_prover_input) and never offers the engine
+      // the constraint matrices: a GPU engine must not reserve device memory for them.
+      EngineConfig config = options_.engine;
+      config.constraints = EngineConfig::Place::kHost;
       PhaseTimer timer;
-      r.engine = make_engine(options_.engine,
-                             {store_.update_params_path(sector), *r.header, options_.threads, prover});
+      r.engine = make_engine(config, {store_.update_params_path(sector), *r.header, options_.threads, prover});
       detail::add_setup_phases(*r.engine, timer.elapsed(), options_.engine.name(), report_.shared_phases);
     }
     return r;

@@ -145,9 +145,19 @@ ls "$tmp/skip-bad"/3.proof.rejected-* >/dev/null 2>&1 || fail "the rejected proo
 run 2 "an update input and a C1 file of the same sector in one run" "$CUZK_BIN" prove "$tmp/u.json" \
   "$tmp/env3.json" -o "$tmp/bad-out" --params-dir "$params"
 has "sector 3 is proven by another input of this run too"
-run 2 "cuzk prove --gpu of an update input" "$CUZK_BIN" prove "$tmp/u.json" -o "$tmp/bad-out" --gpu \
-  --params-dir "$params"
-has "--gpu"
+# Update inputs are proven on one engine: several GPUs, or the constraints on the device, are usage errors.
+run 2 "cuzk prove --gpu --devices 0,1 of an update input" "$CUZK_BIN" prove "$tmp/u.json" -o "$tmp/bad-out" \
+  --gpu --devices 0,1 --params-dir "$params"
+has "--devices"
+run 2 "cuzk prove --gpu --gpu-constraints device of an update input" "$CUZK_BIN" prove "$tmp/u.json" \
+  -o "$tmp/bad-out" --gpu --gpu-constraints device --params-dir "$params"
+has "--gpu-constraints"
+if "$CUZK_BIN" info --json 2>/dev/null | grep -q '"no_gpu_reason"'; then
+  run 8 "cuzk prove --gpu of an update input without a GPU" "$CUZK_BIN" prove "$tmp/u.json" -o "$tmp/bad-out" \
+    --gpu --params-dir "$params"
+else
+  echo "skip: a GPU is visible here; --gpu without one is not testable (scripts/device/update-gpu-run.sh)"
+fi
 [ -z "$(ls -A "$tmp/bad-out" 2>/dev/null)" ] || fail "a refused run left files in its output folder"
 run 0 "a real update proof" "$CUZK_BIN" verify "$tmp/real/u.proof" --update "$tmp/real/u.json" --params-dir "$params"
 has "proof valid"
