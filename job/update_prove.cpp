@@ -75,7 +75,11 @@ class UpdateRun {
     report_.engine_config = options_.engine;
     report_.engine = options_.engine.name();
     // --gpu without a usable GPU is refused before any work, never proven on the CPU instead.
-    if (options_.engine.gpu()) require_devices(options_.engine);
+    if (options_.engine.gpu()) {
+      const EngineDevices devices = require_devices(options_.engine);
+      // As for C1 files (job/prove.cpp): the engine plans against --gpu-memory less CUDA's own memory.
+      if (options_.engine.memory_limit) engine_memory_limit_ = devices.budget;
+    }
     std::vector<CheckedUpdate> checked;
     const fs::path out(options_.output_dir);
     for (std::size_t i = 0; i < paths.size(); ++i) {
@@ -189,6 +193,7 @@ class UpdateRun {
       // the constraint matrices: a GPU engine must not reserve device memory for them.
       EngineConfig config = options_.engine;
       config.constraints = EngineConfig::Place::kHost;
+      if (engine_memory_limit_) config.memory_limit = engine_memory_limit_;
       PhaseTimer timer;
       r.engine = make_engine(config, {store_.update_params_path(sector), *r.header, options_.threads, prover});
       detail::add_setup_phases(*r.engine, timer.elapsed(), options_.engine.name(), report_.shared_phases);
@@ -301,6 +306,7 @@ class UpdateRun {
   std::set<std::string> names_;  // the proof stems of the run's inputs so far
   std::map<std::uint64_t, SizeResources> sizes_;
   RunReport report_;
+  std::size_t engine_memory_limit_ = 0;  // with --gpu-memory: the device budget the engine plans against
 };
 
 std::map<std::string, unsigned> partitions_by_path(const std::vector<CheckedUpdate>& checked) {
