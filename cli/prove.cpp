@@ -572,7 +572,7 @@ constexpr const char* kProveExamples = R"(Examples:
   $ cuzk prove c1/*.json -o proofs/ --gpu --gpu-memory 22GiB --dry-run
   $ cuzk prove c1/*.json -o /shared/proofs --gpu --shard auto --skip-existing   # in a Slurm array
   $ cuzk prove c1.json --test-randomness 1 --report report.json    # reproducible: tests only
-  $ cuzk prove u.json -o proofs/ --json    # a SnapDeals update input file (CPU only for now)
+  $ cuzk prove u.json -o proofs/ --gpu --json   # a SnapDeals update input file
   $ cuzk prove u.json c1.json -o proofs/   # update and C1 files in one run)";
 
 }  // namespace
