@@ -112,6 +112,11 @@ void limit_budget(std::size_t limit, EngineDevices& out) {
 
 }  // namespace
 
+std::function<std::uint64_t()> device_memory_probe(const EngineConfig& config) {
+  if (!config.gpu()) return {};
+  return [] { return static_cast<std::uint64_t>(gpu::device_memory_in_use()); };
+}
+
 EngineDevices find_devices(const EngineConfig& config) {
   EngineDevices out;
   if (!config.gpu()) return out;

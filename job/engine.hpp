@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cstddef>
+#include <cstdint>
 #include <functional>
 #include <memory>
 #include <nlohmann/json.hpp>
@@ -102,16 +103,20 @@ struct EngineDevices {
   // CUDA's own memory (context, kernel stacks) that --gpu-memory holds besides the plan: taken off the
   // limit for the budget (measured on the devices, kCudaMemoryEstimate where none is visible).
   std::size_t cuda_memory = 0;
-  std::vector<int> missing;            // configured ordinals that are not visible
-  std::vector<int> ordinals;           // the engines' devices: the config's, or every visible one for "all"
+  std::vector<int> missing;   // configured ordinals that are not visible
+  std::vector<int> ordinals;  // the engines' devices: the config's, or every visible one for "all"
 };
 // Looks them up (starts CUDA); a CPU config finds none and has no budget. An ordinal named twice shares its
 // device: without memory_limit each of its engines plans against the free memory divided among them.
 // `missing`: configured ordinals that are not visible. Throws gpu::GpuError only on a CUDA failure other
 // than "no device".
 EngineDevices find_devices(const EngineConfig& config);
+
 // The same for a GPU config that is about to be used: throws JobError kNoGpu ("--gpu: no usable GPU: ...")
 // when any of its devices is not visible (or, for "all", none is), before any work.
 EngineDevices require_devices(const EngineConfig& config);
+
+// The device memory in use, for MemorySampler, with a GPU config; empty (no device to sample) otherwise.
+std::function<std::uint64_t()> device_memory_probe(const EngineConfig& config);
 
 }  // namespace cuzk::job

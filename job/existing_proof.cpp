@@ -1,9 +1,11 @@
 #include "job/existing_proof.hpp"
 
 #include <fmt/format.h>
+#include <spdlog/spdlog.h>
 
 #include <ctime>
 
+#include "io/atomic_file.hpp"
 #include "io/io_error.hpp"
 #include "job/prove.hpp"
 #include "prover/algebra/encoding.hpp"
@@ -14,10 +16,10 @@
 
 namespace cuzk::job::detail {
 
-ExistingProof examine_existing_proof(const std::filesystem::path& proof_path, std::string_view proof_name,
-                                     unsigned partitions,
-                                     const std::function<std::vector<std::vector<algebra::Fr>>()>& public_inputs,
-                                     std::string_view source, const groth16::VerifyingKey& vk) {
+ExistingProof examine_existing_proof(
+    const std::filesystem::path& proof_path, std::string_view proof_name, unsigned partitions,
+    const std::function<std::vector<std::vector<algebra::Fr>>()>& public_inputs, std::string_view source,
+    const groth16::VerifyingKey& vk) {
   ExistingProof found;
   std::error_code ec;
   if (!std::filesystem::exists(proof_path, ec)) return found;
@@ -64,10 +66,42 @@ ExistingProof examine_existing_proof(const std::filesystem::path& proof_path, co
       [&] {
         std::vector<std::vector<algebra::Fr>> inputs;
         for (unsigned k = 0; k < proof.partitions(); ++k)
-          inputs.push_back(porep::generate_public_inputs(proof, c1.replica_id, c1.comm_d, c1.comm_r, c1.seed, k));
+          inputs.push_back(
+              porep::generate_public_inputs(proof, c1.replica_id, c1.comm_d, c1.comm_r, c1.seed, k));
         return inputs;
       },
       "this C1 file's", vk);
+}
+
+std::optional<AlreadyProven> settle_existing_proof(const ExistingProof& existing,
+                                                   const std::filesystem::path& proof_path,
+                                                   AlreadyProven done, const ProveOptions& options,
+                                                   std::vector<std::string>* dry_run_notes) {
+  if (existing.verdict == ExistingProof::Verdict::kRejected) {
+    if (dry_run_notes) {
+      dry_run_notes->push_back(fmt::format(
+          "{} is not sector {}'s proof: {}; a run sets it aside ({}...) and proves the sector again",
+          proof_path.string(), done.sector, existing.why_rejected, proof_path.string() + ".rejected-"));
+    } else {
+      const std::filesystem::path aside = io::move_aside(proof_path, rejected_suffix());
+      spdlog::warn("{}: {} is not this sector's proof: {}; set aside as {}, and the sector is proven again",
+                   done.c1_path, proof_path.string(), existing.why_rejected, aside.string());
+    }
+    return std::nullopt;
+  }
+  if (existing.verdict != ExistingProof::Verdict::kVerified) return std::nullopt;
+  done.proof_path = proof_path.string();
+  done.proof_hex = existing.proof_hex;
+  if (options.dump_public_inputs) {
+    const std::filesystem::path inputs_path = proof_path.parent_path() / (done.sector + ".inputs.json");
+    done.public_inputs_path = inputs_path.string();
+    std::error_code ec;
+    if (!dry_run_notes && !std::filesystem::exists(inputs_path, ec)) {
+      const std::string json = public_inputs_json(existing.public_inputs);
+      io::write_file_atomic(inputs_path, {reinterpret_cast<const std::uint8_t*>(json.data()), json.size()});
+    }
+  }
+  return done;
 }
 
 std::string rejected_suffix() {

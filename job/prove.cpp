@@ -127,10 +127,7 @@ RunReport prove_c1_files(const std::vector<std::string>& c1_paths, const ProveOp
     if (std::adjacent_find(repeated.begin(), repeated.end()) != repeated.end() && !given.engine.memory_limit)
       spdlog::warn("--devices names a GPU twice without --gpu-memory: its engines share its free memory");
   }
-  std::function<std::uint64_t()> device_used;
-  if (given.engine.gpu())
-    device_used = [] { return static_cast<std::uint64_t>(gpu::device_memory_in_use()); };
-  MemorySampler memory(std::chrono::milliseconds(100), device_used);
+  MemorySampler memory(std::chrono::milliseconds(100), device_memory_probe(given.engine));
   RunReport run;
   run.engine = given.engine.name();
   run.engine_config = given.engine;

@@ -100,39 +100,14 @@ std::optional<AlreadyProven> take_existing_proof(std::size_t index, const std::s
                              store.vk_path(shape) + " (a real run stops there with exit 6)");
     return std::nullopt;
   }
-  const ExistingProof existing = examine_existing_proof(proof_path, c1, store.vk_for(shape));
-  if (existing.verdict == ExistingProof::Verdict::kRejected) {
-    if (dry_run_notes) {
-      dry_run_notes->push_back(fmt::format(
-          "{} is not sector {}'s proof: {}; a run sets it aside ({}...) and "
-          "proves the sector again",
-          proof_path.string(), sector, existing.why_rejected, proof_path.string() + ".rejected-"));
-    } else {
-      const std::filesystem::path aside = io::move_aside(proof_path, rejected_suffix());
-      spdlog::warn("{}: {} is not this sector's proof: {}; set aside as {}, and the sector is proven again",
-                   c1_path, proof_path.string(), existing.why_rejected, aside.string());
-    }
-    return std::nullopt;
-  }
-  if (existing.verdict != ExistingProof::Verdict::kVerified) return std::nullopt;
   AlreadyProven done;
   done.input_index = index;
   done.c1_path = c1_path;
   done.sector = sector;
   done.proof_type = std::string(c1.registered_proof->name);
   done.partitions = c1.registered_proof->partitions();
-  done.proof_path = proof_path.string();
-  done.proof_hex = existing.proof_hex;
-  if (options.dump_public_inputs) {
-    const std::filesystem::path inputs_path = out / (sector + ".inputs.json");
-    done.public_inputs_path = inputs_path.string();
-    // A run killed between writing the proof and its public inputs left the proof alone: finish its work.
-    if (!dry_run_notes && !std::filesystem::exists(inputs_path, ec)) {
-      const std::string json = public_inputs_json(existing.public_inputs);
-      io::write_file_atomic(inputs_path, {reinterpret_cast<const std::uint8_t*>(json.data()), json.size()});
-    }
-  }
-  return done;
+  return settle_existing_proof(examine_existing_proof(proof_path, c1, store.vk_for(shape)), proof_path,
+                               std::move(done), options, dry_run_notes);
 }
 
 }  // namespace

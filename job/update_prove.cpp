@@ -8,15 +8,14 @@
 #include <cstdint>
 #include <filesystem>
 #include <fstream>
-#include <functional>
 #include <map>
 #include <memory>
+#include <optional>
 #include <set>
 #include <string>
 #include <vector>
 
 #include "io/atomic_file.hpp"
-#include "gpu/device_info.hpp"
 #include "job/engine.hpp"
 #include "job/existing_proof.hpp"
 #include "job/memory_sampler.hpp"
@@ -135,42 +134,25 @@ class UpdateRun {
   // written when asked for and missing); one that does not is set aside and the sector proven again.
   bool take_existing_proof(std::size_t index, const std::string& path, const std::string& sector,
                            const update::UpdateInput& input) {
-    const fs::path out(options_.output_dir);
-    const fs::path proof_path = out / (sector + ".proof");
+    const fs::path proof_path = fs::path(options_.output_dir) / (sector + ".proof");
     const porep::SectorShape& shape = porep_shape_of(input.registered_proof->shape());
-    const auto partitions = static_cast<unsigned>(input.vanilla_proofs.size());
-    const detail::ExistingProof existing = detail::examine_existing_proof(
-        proof_path, input.registered_proof->name, partitions,
-        [&] { return update::sector_public_inputs(input, path); }, "this update input file's",
-        store_.update_vk_for(shape));
-    if (existing.verdict == detail::ExistingProof::Verdict::kRejected) {
-      const fs::path aside = io::move_aside(proof_path, detail::rejected_suffix());
-      spdlog::warn("{}: {} is not this sector's proof: {}; set aside as {}, and the sector is proven again", path,
-                   proof_path.string(), existing.why_rejected, aside.string());
-      return false;
-    }
-    if (existing.verdict != detail::ExistingProof::Verdict::kVerified) return false;
-    AlreadyProven done;
-    done.input_index = index;
-    done.c1_path = path;
-    done.sector = sector;
-    done.proof_type = std::string(input.registered_proof->name);
-    done.partitions = partitions;
-    done.proof_path = proof_path.string();
-    done.proof_hex = existing.proof_hex;
-    if (options_.dump_public_inputs) {
-      const fs::path inputs_path = out / (sector + ".inputs.json");
-      done.public_inputs_path = inputs_path.string();
-      // A run killed between writing the proof and its public inputs left the proof alone: finish its work.
-      std::error_code ec;
-      if (!fs::exists(inputs_path, ec)) {
-        const std::string json = public_inputs_json(existing.public_inputs);
-        io::write_file_atomic(inputs_path, {reinterpret_cast<const std::uint8_t*>(json.data()), json.size()});
-      }
-    }
-    detail::progress(options_, "checking " + path + ": " + done.proof_path + " verifies: already proven, skipped");
-    if (options_.already_proven) options_.already_proven(done);
-    report_.already_proven.push_back(std::move(done));
+    AlreadyProven identity;
+    identity.input_index = index;
+    identity.c1_path = path;
+    identity.sector = sector;
+    identity.proof_type = std::string(input.registered_proof->name);
+    identity.partitions = static_cast<unsigned>(input.vanilla_proofs.size());
+    std::optional<AlreadyProven> done =
+        detail::settle_existing_proof(detail::examine_existing_proof(
+                                          proof_path, input.registered_proof->name, identity.partitions,
+                                          [&] { return update::sector_public_inputs(input, path); },
+                                          "this update input file's", store_.update_vk_for(shape)),
+                                      proof_path, std::move(identity), options_, nullptr);
+    if (!done) return false;
+    detail::progress(options_,
+                     "checking " + path + ": " + done->proof_path + " verifies: already proven, skipped");
+    if (options_.already_proven) options_.already_proven(*done);
+    report_.already_proven.push_back(std::move(*done));
     return true;
   }
 
@@ -195,7 +177,8 @@ class UpdateRun {
       config.constraints = EngineConfig::Place::kHost;
       if (engine_memory_limit_) config.memory_limit = engine_memory_limit_;
       PhaseTimer timer;
-      r.engine = make_engine(config, {store_.update_params_path(sector), *r.header, options_.threads, prover});
+      r.engine =
+          make_engine(config, {store_.update_params_path(sector), *r.header, options_.threads, prover});
       detail::add_setup_phases(*r.engine, timer.elapsed(), options_.engine.name(), report_.shared_phases);
     }
     return r;
@@ -316,15 +299,8 @@ std::map<std::string, unsigned> partitions_by_path(const std::vector<CheckedUpda
   return partitions;
 }
 
-// Host (and, with a GPU engine, device) memory sampled while an update run lasts, as prove_c1_files does:
-// the report's peaks are then the same figures for both kinds of input.
-std::unique_ptr<MemorySampler> start_memory_sampler(const ProveOptions& options) {
-  std::function<std::uint64_t()> device_used;
-  if (options.engine.gpu())
-    device_used = [] { return static_cast<std::uint64_t>(gpu::device_memory_in_use()); };
-  return std::make_unique<MemorySampler>(std::chrono::milliseconds(100), std::move(device_used));
-}
-
+// The peaks of an update run (or of a mixed run: the larger of its C1 part's and its own), as
+// prove_c1_files records them.
 void record_memory_peaks(MemorySampler& memory, RunReport& report) {
   const MemoryPeaks peaks = memory.peaks();
   report.peak_rss_bytes = std::max(report.peak_rss_bytes, peak_rss_bytes());
@@ -346,7 +322,7 @@ std::vector<std::size_t> positions(std::size_t n) {
 RunReport prove_mixed(const std::vector<std::string>& paths, const std::vector<bool>& is_update,
                       const ProveOptions& options) {
   PhaseTimer run_timer;
-  const std::unique_ptr<MemorySampler> memory = start_memory_sampler(options);
+  MemorySampler memory(std::chrono::milliseconds(100), device_memory_probe(options.engine));
   std::vector<std::string> c1_paths, update_paths;
   std::vector<std::size_t> c1_positions, update_positions;
   for (std::size_t i = 0; i < paths.size(); ++i) {
@@ -396,7 +372,7 @@ RunReport prove_mixed(const std::vector<std::string>& paths, const std::vector<b
       [](const SectorFailure& a, const SectorFailure& b) { return a.input_index < b.input_index; });
   for (const auto& [phase, time] : update_run.shared_phases) run.shared_phases["update." + phase] += time;
   run.total = run_timer.elapsed();
-  record_memory_peaks(*memory, run);
+  record_memory_peaks(memory, run);
   return run;
 }
 
@@ -419,7 +395,7 @@ bool is_update_input_file(const std::string& path) {
 
 RunReport prove_update_files(const std::vector<std::string>& paths, const ProveOptions& options) {
   PhaseTimer run_timer;
-  const std::unique_ptr<MemorySampler> memory = start_memory_sampler(options);
+  MemorySampler memory(std::chrono::milliseconds(100), device_memory_probe(options.engine));
   io::prepare_output_dir(options.output_dir);
   if (std::size_t n = io::remove_stale_temporaries(options.output_dir))
     spdlog::info("removed {} stale temporary file(s) of killed runs from {}", n, options.output_dir);
@@ -429,7 +405,7 @@ RunReport prove_update_files(const std::vector<std::string>& paths, const ProveO
   updates.prove(checked);
   RunReport report = updates.take_report();
   report.total = run_timer.elapsed();
-  record_memory_peaks(*memory, report);
+  record_memory_peaks(memory, report);
   return report;
 }
 
