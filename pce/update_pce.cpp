@@ -9,6 +9,7 @@
 #include "pce/errors.hpp"
 #include "pce/evaluate.hpp"
 #include "prover/r1cs/constraint_system.hpp"
+#include "prover/update/parallel_witness.hpp"
 
 namespace cuzk::pce {
 
@@ -19,6 +20,18 @@ std::string update_size_label(const update::UpdateShape& shape) {
   for (const update::LabelledShape& s : update::all_sector_sizes())
     if (s.shape.sector_nodes == shape.sector_nodes) return s.label;
   return fmt::format("{}B", shape.sector_bytes());
+}
+
+// The partition's witness (its challenges on up to `threads` threads), checked against the cache's counts.
+void fill_update_witness(const CompactR1cs& pce, const update::UpdateShape& shape,
+                         const update::PartitionWitness& witness, unsigned threads, std::vector<Fr>& inputs,
+                         std::vector<Fr>& aux) {
+  update::generate_update_witness(shape, witness, inputs, aux, threads);
+  if (inputs.size() != pce.num_inputs || aux.size() != pce.num_aux)
+    throw PceError(PceErrorKind::kWitness,
+                   fmt::format("the update partition witness has {} inputs and {} aux values; the constraint "
+                               "cache has {} and {}",
+                               inputs.size(), aux.size(), pce.num_inputs, pce.num_aux));
 }
 
 }  // namespace
@@ -49,19 +62,24 @@ LoadResult load_or_build_update(const std::filesystem::path& cache_dir, const up
       cache_dir, update_cache_key(shape), [&] { return build_update_pce(shape); }, readonly, write_options);
 }
 
+groth16::ProverInput update_witness_input(const CompactR1cs& pce, const update::UpdateShape& shape,
+                                          const update::PartitionWitness& witness, unsigned threads,
+                                          groth16::ProverInput&& recycled) {
+  groth16::ProverInput in;
+  in.inputs = std::move(recycled.inputs);
+  in.aux = std::move(recycled.aux);
+  recycled = {};
+  fill_update_witness(pce, shape, witness, threads, in.inputs, in.aux);
+  in.densities = pce.densities;
+  return in;
+}
+
 groth16::ProverInput update_prover_input(const CompactR1cs& pce, const update::UpdateShape& shape,
                                          const update::PartitionWitness& witness, unsigned threads,
                                          groth16::ProverInput&& recycled) {
-  r1cs::WitnessGen cs;
-  cs.reserve(pce.num_inputs, pce.num_aux);
-  update::synthesize_update_circuit(cs, shape, witness);
-  if (cs.num_inputs() != pce.num_inputs || cs.num_aux() != pce.num_aux)
-    throw PceError(PceErrorKind::kWitness,
-                   fmt::format("the update partition witness has {} inputs and {} aux values; the constraint "
-                               "cache has {} and {}",
-                               cs.num_inputs(), cs.num_aux(), pce.num_inputs, pce.num_aux));
-  return make_prover_input(pce, std::move(cs.mutable_inputs()), std::move(cs.mutable_aux()), threads,
-                           std::move(recycled));
+  std::vector<Fr> inputs = std::move(recycled.inputs), aux = std::move(recycled.aux);
+  fill_update_witness(pce, shape, witness, threads, inputs, aux);
+  return make_prover_input(pce, std::move(inputs), std::move(aux), threads, std::move(recycled));
 }
 
 }  // namespace cuzk::pce

@@ -36,7 +36,13 @@ CompactR1cs build_update_pce(const update::UpdateShape& shape);
 LoadResult load_or_build_update(const std::filesystem::path& cache_dir, const update::UpdateShape& shape,
                                 bool readonly = false, const WriteOptions& write_options = {});
 
-// The partition witness (the circuit run on the WitnessGen system), then a, b, c by SpMV. Throws
+// The partition witness (update::generate_update_witness: its challenges on up to `threads` threads, 0: all)
+// and nothing else: a, b, c left to an engine that holds the constraints. Throws as update_prover_input.
+groth16::ProverInput update_witness_input(const CompactR1cs& pce, const update::UpdateShape& shape,
+                                          const update::PartitionWitness& witness, unsigned threads = 0,
+                                          groth16::ProverInput&& recycled = {});
+
+// The partition witness (as update_witness_input), then a, b, c by SpMV. Throws
 // update::UpdateError for a witness of another shape, PceError(kWitness) when the witness does not fit the
 // cache. `recycled`: an earlier partition's prover input whose buffers are reused (make_prover_input).
 groth16::ProverInput update_prover_input(const CompactR1cs& pce, const update::UpdateShape& shape,

@@ -21,6 +21,7 @@
 #include "prover/update/circuit.hpp"
 #include "prover/update/errors.hpp"
 #include "prover/update/gen_update.hpp"
+#include "prover/update/parallel_witness.hpp"
 #include "prover/update/randomness.hpp"
 #include "prover/update/shape.hpp"
 #include "prover/update/vanilla_proof.hpp"
@@ -326,6 +327,34 @@ TEST_F(UpdateCircuit2KiB, RecorderAndWitnessGenAgree) {
   EXPECT_EQ(cuzk::r1cs::first_unsatisfied(r1cs, witness.inputs(), witness.aux()), std::nullopt);
 }
 
+// The witness with its challenges on several threads (update/parallel_witness.hpp) is WitnessGen's, value
+// for value, on any number of threads, and its layout counts every variable of the circuit.
+TEST_F(UpdateCircuit2KiB, ParallelWitnessIsWitnessGens) {
+  const Instance& in = *instance_;
+  const PartitionWitness w = make_witness(in, 0);
+  WitnessGen reference;
+  synthesize_update_circuit(reference, in.shape, w);
+  const cuzk::update::UpdateLayout& layout = cuzk::update::update_layout(in.shape);
+  EXPECT_EQ(layout.challenges, in.shape.challenge_count);
+  EXPECT_EQ(layout.num_aux(), reference.aux().size());
+  EXPECT_EQ(layout.num_inputs(), reference.inputs().size());
+  EXPECT_EQ(layout.inputs_per_challenge, 0u);  // the public inputs are all allocated before the challenges
+  for (unsigned threads : {1u, 3u}) {
+    std::vector<Fr> inputs, aux;
+    cuzk::update::generate_update_witness(in.shape, w, inputs, aux, threads);
+    EXPECT_EQ(inputs, reference.inputs()) << threads << " threads";
+    ASSERT_EQ(aux.size(), reference.aux().size()) << threads << " threads";
+    std::size_t first_difference = 0;
+    while (first_difference < aux.size() && aux[first_difference] == reference.aux()[first_difference])
+      ++first_difference;
+    EXPECT_EQ(first_difference, aux.size())
+        << threads << " threads: aux values differ first at " << first_difference;
+  }
+  // Another shape's witness is refused, not sliced.
+  std::vector<Fr> inputs, aux;
+  EXPECT_THROW(cuzk::update::generate_update_witness(shape_of("16KiB"), w, inputs, aux, 2), UpdateError);
+}
+
 // The whole CPU path at 2KiB: test parameters for the recorded circuit (seeded toxic waste), a Groth16
 // proof of the witness, verified against the verifier's public inputs and refused for others. About 3.5
 // minutes on a loaded two-core machine (the setup over 1.7 M constraints), so it runs only when asked:
@@ -435,6 +464,13 @@ TEST(UpdateCircuit16KiB, SecondPartitionSatisfied) {
   ASSERT_TRUE(cs.is_satisfied()) << cs.first_failure()->path;
   EXPECT_EQ(circuit_public_inputs(cs),
             public_inputs(in.shape, 1, in.h, in.comm_r_old, in.comm_d_new, in.comm_r_new));
+  // The parallel witness of a later partition (its partition bits and digests) is WitnessGen's too.
+  WitnessGen reference;
+  synthesize_update_circuit(reference, in.shape, make_witness(in, 1));
+  std::vector<Fr> inputs, aux;
+  cuzk::update::generate_update_witness(in.shape, make_witness(in, 1), inputs, aux, 2);
+  EXPECT_EQ(inputs, reference.inputs());
+  EXPECT_TRUE(aux == reference.aux());
 }
 
 // The sparse construction (no deal data, TreeRNew = TreeROld) at a size small enough to synthesize: the

@@ -439,22 +439,35 @@ void synthesize_challenge(CS& cs, const UpdateShape& shape, const ChallengeWitne
   prove_leaf_d_new_to_apex_leaf(cs, shape, proof, c_index, c_bits, shared.apex_leafs, leaf_d_new);
 }
 
+// What every challenge of a partition reads, made by synthesize_update_common: the select bits (which the
+// shared spans point into), the shared values and each challenge's generated random bits.
+struct UpdateCommon {
+  std::vector<AllocatedBit> select_bits;
+  SharedChallengeInputs shared;
+  std::vector<std::vector<AllocatedBit>> generated;
+};
+
 }  // namespace circuit_detail
 
-// circuit.rs EmptySectorUpdateCircuit::synthesize. Throws UpdateError when `w` does not fit `shape`.
+// circuit.rs EmptySectorUpdateCircuit::synthesize in two parts, so that the challenges can be computed apart
+// (update/parallel_witness.hpp): synthesize_update_common allocates everything before the first challenge
+// (public inputs, phi, the shared private inputs, the comm_r and apex checks, the generated challenge bits);
+// synthesize_update_challenge then allocates challenge c_index, reading only `common` and the witness.
+// Every challenge of a shape allocates the same variables: its gadgets depend only on the shape.
 template <class CS>
-void synthesize_update_circuit(CS& cs, const UpdateShape& shape, const PartitionWitness& w) {
+circuit_detail::UpdateCommon synthesize_update_common(CS& cs, const UpdateShape& shape,
+                                                      const PartitionWitness& w) {
   using namespace circuit_detail;
   check_witness_shape(shape, w);
   const std::size_t partition_bit_len = shape.partition_bit_len;
   const std::size_t select_bit_len = partition_bit_len + kHsCount;
 
+  UpdateCommon common;
   // Public input 1: k and h_select packed into one element, split into bits.
-  const std::vector<AllocatedBit> select_bits =
-      alloc_k_and_h_select_bits(cs, w.k_and_h_select, select_bit_len);
-  SharedChallengeInputs shared;
-  shared.partition_bits = std::span<const AllocatedBit>(select_bits).first(partition_bit_len);
-  shared.h_select_bits = std::span<const AllocatedBit>(select_bits).subspan(partition_bit_len);
+  common.select_bits = alloc_k_and_h_select_bits(cs, w.k_and_h_select, select_bit_len);
+  SharedChallengeInputs& shared = common.shared;
+  shared.partition_bits = std::span<const AllocatedBit>(common.select_bits).first(partition_bit_len);
+  shared.h_select_bits = std::span<const AllocatedBit>(common.select_bits).subspan(partition_bit_len);
   AllocatedNum partition;
   {
     auto ns = cs.push_namespace("pack partition bits");
@@ -492,14 +505,26 @@ void synthesize_update_circuit(CS& cs, const UpdateShape& shape, const Partition
     apex_por(cs, shared.apex_leafs, shared.partition_bits, partition_path, comm_d_new);
   }
 
-  std::vector<std::vector<AllocatedBit>> generated;
   {
     auto ns = cs.push_namespace("gen_challenge_bits");
-    generated = gen_challenge_bits(cs, shape, comm_r_new, partition);
+    common.generated = gen_challenge_bits(cs, shape, comm_r_new, partition);
   }
+  return common;
+}
 
+template <class CS>
+void synthesize_update_challenge(CS& cs, const UpdateShape& shape, const PartitionWitness& w,
+                                 const circuit_detail::UpdateCommon& common, std::size_t c_index) {
+  circuit_detail::synthesize_challenge(cs, shape, w.challenges[c_index], c_index, common.generated[c_index],
+                                       common.shared);
+}
+
+// circuit.rs EmptySectorUpdateCircuit::synthesize. Throws UpdateError when `w` does not fit `shape`.
+template <class CS>
+void synthesize_update_circuit(CS& cs, const UpdateShape& shape, const PartitionWitness& w) {
+  const circuit_detail::UpdateCommon common = synthesize_update_common(cs, shape, w);
   for (std::size_t c_index = 0; c_index < shape.challenge_count; ++c_index)
-    synthesize_challenge(cs, shape, w.challenges[c_index], c_index, generated[c_index], shared);
+    synthesize_update_challenge(cs, shape, w, common, c_index);
 }
 
 }  // namespace cuzk::update
