@@ -528,27 +528,25 @@ std::vector<std::string> shard_inputs(const ProveFlags& f, job::Shard shard) {
 }
 
 // Whether any input is an update input file (job::is_update_input_file). Update inputs are proven by
-// job/update_prove.hpp, one partition at a time on the run's engine (the CPU's, or with --gpu one GPU's),
-// alone or beside C1 files (job::prove_input_files): the flags that path does not take are usage errors
-// before any work, in a mixed run too (never a silent CPU run, never a flag ignored).
+// job/update_prove.hpp on the run's engine (the CPU's, or with --gpu one GPU's), synthesis and proving in two
+// stages, alone or beside C1 files (job::prove_input_files): the flags that path does not take are usage
+// errors before any work, in a mixed run too (never a silent CPU run, never a flag ignored).
 bool choose_kind(const ProveFlags& f) {
   std::size_t updates = 0;
   for (const std::string& path : f.job.c1_files) updates += job::is_update_input_file(path) ? 1 : 0;
   if (updates == 0) return false;
   const bool several_devices = f.job.devices == "all" || f.job.devices.find(',') != std::string::npos;
   for (const auto& [flag, given] : {std::pair{"--devices", several_devices},
-                                    {"--gpu-constraints", f.job.gpu_constraints == "device"},
                                     {"--dry-run", f.dry_run},
                                     {"--check", f.check},
                                     {"--no-pce", f.job.no_pce},
                                     {"--cpu-engines", f.job.cpu_engines != 1},
-                                    {"--overlap", f.job.overlap == "on"},
                                     {"--name-by", f.job.name_by != "sector"}})
     if (given)
       throw CLI::ValidationError(flag, "not supported yet for update (SnapDeals) input files (" +
                                            std::to_string(updates) + " of the " +
                                            std::to_string(f.job.c1_files.size()) +
-                                           " inputs): they are proven on one engine, one partition at a time");
+                                           " inputs): they are proven on one engine");
   return true;
 }
 

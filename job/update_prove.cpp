@@ -4,15 +4,18 @@
 #include <spdlog/spdlog.h>
 
 #include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <cstdint>
 #include <filesystem>
 #include <fstream>
 #include <map>
 #include <memory>
+#include <mutex>
 #include <optional>
 #include <set>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "io/atomic_file.hpp"
@@ -23,8 +26,10 @@
 #include "job/run_checks.hpp"
 #include "job/shard.hpp"
 #include "job/stage_resources.hpp"
+#include "job/two_stage.hpp"
 #include "pce/update_pce.hpp"
 #include "prover/algebra/hex_bytes.hpp"
+#include "prover/groth16/errors.hpp"
 #include "prover/groth16/parameters.hpp"
 #include "prover/groth16/proof_file.hpp"
 #include "prover/groth16/prover.hpp"
@@ -52,12 +57,26 @@ const porep::SectorShape& porep_shape_of(const update::UpdateShape& shape) {
   return *porep::find_sector_shape(shape.sector_bytes());
 }
 
-// What is loaded once per sector size and shared by its sectors: the update PCE, and the engine the run's
-// config makes for the update .params (make_engine: the CPU's decodes it, the GPU's reads it to the device).
-struct SizeResources {
-  std::unique_ptr<pce::LoadResult> pce;
-  const groth16::ParameterHeader* header = nullptr;  // the store's
-  std::unique_ptr<groth16::ProverEngine> engine;
+// One update sector on its way through the two stages (job/two_stage.hpp). The producer opens it with its
+// first partition's synthesis (its timer starts then) and hands it over with every partition; its report and
+// proofs are the consumer's alone.
+struct UpdateSector {
+  CheckedUpdate* checked = nullptr;
+  unsigned partitions = 0;
+  SectorReport report;
+  std::vector<groth16::Proof> proofs;
+  unsigned proven = 0;
+  PhaseTimer timer;
+  std::atomic<bool> failed{false};  // keep_going: a partition failed; the stages pass the rest by
+};
+
+// A synthesized partition, ready to prove.
+struct UpdateWork {
+  std::shared_ptr<UpdateSector> sector;
+  std::shared_ptr<const pce::LoadResult> pce;  // the circuit it was synthesized over
+  unsigned partition = 0;
+  groth16::ProverInput input;  // the witness only when the engine holds the constraints
+  PhaseMap<PhaseTime> phases;  // of its synthesis, merged into the sector's by the consumer
 };
 
 class UpdateRun {
@@ -107,26 +126,27 @@ class UpdateRun {
   }
 
   // The inputs one sector size after another (in input order within a size), so that one size's engine is
-  // released before the next one's is made: a GPU engine holds most of the device.
+  // released before the next one's is made: a GPU engine holds most of the device. Partitions go through two
+  // stages (job/two_stage.hpp): synthesis on the host's threads, then proving on the engine; with
+  // options.overlap the next partition is synthesized while the engine proves this one.
   void prove(std::vector<CheckedUpdate>& checked) {
     std::stable_sort(checked.begin(), checked.end(), [](const CheckedUpdate& a, const CheckedUpdate& b) {
       return a.input.registered_proof->shape().sector_bytes() <
              b.input.registered_proof->shape().sector_bytes();
     });
-    for (CheckedUpdate& c : checked) {
-      const std::uint64_t size = c.input.registered_proof->shape().sector_bytes();
-      if (!sizes_.empty() && !sizes_.contains(size)) sizes_.clear();
-      const char* stage = "synthesize";
-      try {
-        prove_sector(c, stage);
-      } catch (...) {
-        record_failure(c.index, c.path, c.sector, stage);
-        if (!options_.keep_going) throw;
-      }
-    }
+    checked_ = &checked;
+    last_write_ = std::chrono::steady_clock::now();
+    run_two_stage<UpdateWork>([&] { return next_partition(); },
+                              [&](UpdateWork&& work) { prove_partition(std::move(work)); }, options_.overlap);
+    for (const auto& [name, t] : producer_phases_) report_.shared_phases[name] += t;
   }
 
-  RunReport take_report() { return std::move(report_); }
+  RunReport take_report() {
+    std::stable_sort(
+        report_.failures.begin(), report_.failures.end(),
+        [](const SectorFailure& a, const SectorFailure& b) { return a.input_index < b.input_index; });
+    return std::move(report_);
+  }
 
  private:
   // --skip-existing: the sector's proof file, when there is one, as for C1 files (job/existing_proof.hpp):
@@ -156,85 +176,189 @@ class UpdateRun {
     return true;
   }
 
-  SizeResources& resources_for(const update::UpdateShape& shape) {
-    SizeResources& r = sizes_[shape.sector_bytes()];
-    if (!r.pce) {
-      const fs::path dir = pce::cache_dir(options_.pce_cache_dir, options_.params_dir);
-      r.pce = std::make_unique<pce::LoadResult>(pce::load_or_build_update(dir, shape, options_.pce_readonly));
-      report_.shared_phases[r.pce->built ? "pce.build" : "pce.load"] += PhaseTime{r.pce->seconds, 0};
-      spdlog::info("update PCE {} {} in {:.2f} s", r.pce->built ? "built:" : "loaded:", r.pce->path.string(),
-                   r.pce->seconds);
+  // --- the producer (synthesis) ---------------------------------------------------------------------
+
+  // The next partition in order, sector after sector, or nothing after the last. A sector that fails here
+  // is recorded; with keep_going its remaining partitions are passed by and the run goes on.
+  std::optional<UpdateWork> next_partition() {
+    for (;;) {
+      if (open_ && (next_k_ == open_->partitions || open_->failed)) open_.reset();
+      if (!open_) {
+        if (next_sector_ == checked_->size()) return std::nullopt;
+        open_ = std::make_shared<UpdateSector>();
+        open_->checked = &(*checked_)[next_sector_++];
+        open_->partitions = static_cast<unsigned>(open_->checked->input.vanilla_proofs.size());
+        next_k_ = 0;
+      }
+      const CheckedUpdate& c = *open_->checked;
+      try {
+        return synthesize(open_, next_k_++);
+      } catch (...) {
+        open_->failed = true;
+        record_failure(c.index, c.path, c.sector, "synthesize");
+        if (!options_.keep_going) throw;
+      }
     }
-    if (!r.engine) {
-      const porep::SectorShape& sector = porep_shape_of(shape);
-      r.header = &store_.update_header_for(sector);
-      // The GPU engine plans its device memory by the circuit's figures and the vectors' lengths.
-      gpu::ProverShape prover = prover_shape(circuit_figures(r.pce->pce));
-      apply_parameter_header(prover, *r.header);
-      // The update path evaluates a, b, c on the host (pce::update_prover_input) and never offers the engine
-      // the constraint matrices: a GPU engine must not reserve device memory for them.
-      EngineConfig config = options_.engine;
-      config.constraints = EngineConfig::Place::kHost;
-      if (engine_memory_limit_) config.memory_limit = engine_memory_limit_;
-      PhaseTimer timer;
-      r.engine =
-          make_engine(config, {store_.update_params_path(sector), *r.header, options_.threads, prover});
-      detail::add_setup_phases(*r.engine, timer.elapsed(), options_.engine.name(), report_.shared_phases);
-    }
-    return r;
   }
 
-  void prove_sector(CheckedUpdate& c, const char*& stage) {
+  // The update PCE of `shape`, loaded or built once per sector size (the previous size's released with its
+  // last partition).
+  std::shared_ptr<const pce::LoadResult> pce_for(const update::UpdateShape& shape) {
+    if (pce_ && pce_size_ == shape.sector_bytes()) return pce_;
+    pce_.reset();
+    const fs::path dir = pce::cache_dir(options_.pce_cache_dir, options_.params_dir);
+    pce_ =
+        std::make_shared<const pce::LoadResult>(pce::load_or_build_update(dir, shape, options_.pce_readonly));
+    pce_size_ = shape.sector_bytes();
+    producer_phases_[pce_->built ? "pce.build" : "pce.load"] += PhaseTime{pce_->seconds, 0};
+    spdlog::info("update PCE {} {} in {:.2f} s", pce_->built ? "built:" : "loaded:", pce_->path.string(),
+                 pce_->seconds);
+    return pce_;
+  }
+
+  UpdateWork synthesize(const std::shared_ptr<UpdateSector>& sector, unsigned k) {
+    const CheckedUpdate& c = *sector->checked;
     const update::UpdateShape& shape = c.input.registered_proof->shape();
-    PhaseTimer sector_timer;
-    SectorReport report;
-    report.c1_path = c.path;
-    report.sector = c.sector;
-    report.proof_type = c.input.registered_proof->name;
-    const unsigned partitions = static_cast<unsigned>(c.input.vanilla_proofs.size());
-    report.partitions = partitions;
-    SizeResources& r = resources_for(shape);
-    std::vector<groth16::Proof> proofs;
-    for (unsigned k = 0; k < partitions; ++k) {
-      const std::string where = c.path + " partition " + std::to_string(k);
-      stage = "synthesize";
-      begin_step(options_, "synthesizing " + where);
-      PhaseTimer timer;
-      groth16::ProverInput in = pce::update_prover_input(
-          r.pce->pce, shape, update::partition_witness(c.input, k, c.path), options_.threads);
-      report.phases["synthesize"] += timer.elapsed();
-      PhaseTimer satisfied_timer;
-      if (auto row = groth16::first_unsatisfied(in))
-        throw JobError(JobError::Kind::kUnsatisfiedCircuit,
-                       where + ": the witness does not satisfy constraint " + std::to_string(*row) +
-                           " of the update circuit (bad vanilla proof or commitments)");
-      report.phases["satisfied"] += satisfied_timer.elapsed();
-      stage = "prove";
-      begin_step(options_, "proving " + where);
-      PhaseTimer prove_timer;
-      algebra::Fr rr, ss;
-      if (options_.fixed_randomness) {
-        rr = options_.fixed_randomness->first;
-        ss = options_.fixed_randomness->second;
-      } else {
-        rr = groth16::random_fr();
-        ss = groth16::random_fr();
-      }
-      groth16::ProveTimings timings;
-      proofs.push_back(groth16::prove_with(*r.engine, *r.header, std::move(in), rr, ss, &timings));
-      report.phases["prove"] += prove_timer.elapsed();
-      report.phases["prove.h"] += timings.h;
-      report.phases["prove.msm_g1"] += timings.msm_g1;
-      report.phases["prove.msm_g2"] += timings.msm_g2;
-      if (options_.partition_proven) options_.partition_proven(c.path, k, partitions);
+    UpdateWork work{sector, pce_for(shape), k, {}, {}};
+    const std::string where = c.path + " partition " + std::to_string(k);
+    begin_step(options_, "synthesizing " + where);
+    PhaseTimer timer;
+    const update::PartitionWitness witness = update::partition_witness(c.input, k, c.path);
+    // Once the engine holds the constraints, a, b and c are its to evaluate (and the check a * b = c).
+    if (witness_only_size_.load() == shape.sector_bytes()) {
+      work.input =
+          pce::update_witness_input(work.pce->pce, shape, witness, options_.threads, buffers_.take());
+      work.phases["synthesize"] += timer.elapsed();
+      return work;
     }
+    work.input = pce::update_prover_input(work.pce->pce, shape, witness, options_.threads, buffers_.take());
+    work.phases["synthesize"] += timer.elapsed();
+    PhaseTimer satisfied_timer;
+    if (auto row = groth16::first_unsatisfied(work.input)) throw unsatisfied(where, *row);
+    work.phases["satisfied"] += satisfied_timer.elapsed();
+    return work;
+  }
+
+  static JobError unsatisfied(const std::string& where, std::size_t row) {
+    return JobError(JobError::Kind::kUnsatisfiedCircuit,
+                    where + ": the witness does not satisfy constraint " + std::to_string(row) +
+                        " of the update circuit (bad vanilla proof or commitments)");
+  }
+
+  // --- the consumer (proving, verifying, writing) ---------------------------------------------------
+
+  // The engine for `shape`'s update .params, made once per sector size (the previous size's released
+  // first); offered the circuit's constraints when the run's config puts them on the engine.
+  groth16::ProverEngine& engine_for(const update::UpdateShape& shape, const pce::CompactR1cs& circuit) {
+    if (engine_ && engine_size_ == shape.sector_bytes()) return *engine_;
+    engine_.reset();
+    witness_only_size_ = 0;
+    const porep::SectorShape& sector = porep_shape_of(shape);
+    header_ = &store_.update_header_for(sector);
+    // The GPU engine plans its device memory by the circuit's figures and the vectors' lengths.
+    gpu::ProverShape prover = prover_shape(circuit_figures(circuit));
+    apply_parameter_header(prover, *header_);
+    EngineConfig config = options_.engine;
+    if (engine_memory_limit_) config.memory_limit = engine_memory_limit_;
+    PhaseTimer timer;
+    engine_ = make_engine(config, {store_.update_params_path(sector), *header_, options_.threads, prover});
+    engine_size_ = shape.sector_bytes();
+    detail::add_setup_phases(*engine_, timer.elapsed(), options_.engine.name(), report_.shared_phases);
+    if (config.constraints_on_engine()) {
+      PhaseTimer constraints_timer;
+      const bool held = engine_->hold_constraints(circuit.view());
+      report_.shared_phases[std::string(config.name()) + ".constraints"] += constraints_timer.elapsed();
+      if (held) witness_only_size_ = shape.sector_bytes();
+      spdlog::info("update {}: a, b and c are evaluated {}", shape_label(shape),
+                   held ? "on the device" : "on the host (the engine declined the constraint matrices)");
+    }
+    return *engine_;
+  }
+
+  static bool is_unsatisfied(const std::exception_ptr& error) {
+    try {
+      std::rethrow_exception(error);
+    } catch (const JobError& e) {
+      return e.kind() == JobError::Kind::kUnsatisfiedCircuit;
+    } catch (...) {
+      return false;
+    }
+  }
+
+  static std::string shape_label(const update::UpdateShape& shape) {
+    return std::string(porep_shape_of(shape).label);
+  }
+
+  void prove_partition(UpdateWork&& work) {
+    UpdateSector& s = *work.sector;
+    const CheckedUpdate& c = *s.checked;
+    const char* stage = "prove";
+    if (!s.failed) try {
+        for (const auto& [name, t] : work.phases) s.report.phases[name] += t;
+        prove_one(work);
+        if (++s.proven == s.partitions) finish_sector(s, stage);
+      } catch (...) {
+        s.failed = true;
+        record_failure(c.index, c.path, c.sector, stage);
+        // A bad input leaves the engine as it was; anything else may have left it half-way: the next
+        // partition gets a fresh one.
+        if (std::string_view(stage) == "prove" && !is_unsatisfied(std::current_exception())) engine_.reset();
+        if (!options_.keep_going) {
+          buffers_.give(std::move(work.input));
+          throw;
+        }
+      }
+    buffers_.give(std::move(work.input));
+  }
+
+  void prove_one(UpdateWork& work) {
+    UpdateSector& s = *work.sector;
+    const CheckedUpdate& c = *s.checked;
+    const update::UpdateShape& shape = c.input.registered_proof->shape();
+    const unsigned k = work.partition;
+    if (k == 0) {
+      s.report.c1_path = c.path;
+      s.report.sector = c.sector;
+      s.report.proof_type = c.input.registered_proof->name;
+      s.report.partitions = s.partitions;
+      s.proofs.reserve(s.partitions);
+    }
+    const std::string where = c.path + " partition " + std::to_string(k);
+    groth16::ProverEngine& engine = engine_for(shape, work.pce->pce);
+    begin_step(options_, "proving " + where);
+    PhaseTimer prove_timer;
+    algebra::Fr rr, ss;
+    if (options_.fixed_randomness) {
+      rr = options_.fixed_randomness->first;
+      ss = options_.fixed_randomness->second;
+    } else {
+      rr = groth16::random_fr();
+      ss = groth16::random_fr();
+    }
+    groth16::ProveTimings timings;
+    try {
+      s.proofs.push_back(groth16::prove_with(engine, *header_, work.input, rr, ss, &timings));
+    } catch (const groth16::Groth16Error& e) {
+      if (e.kind() != groth16::Groth16ErrorKind::kUnsatisfied || !e.constraint()) throw;
+      throw unsatisfied(where, *e.constraint());
+    }
+    s.report.phases["prove"] += prove_timer.elapsed();
+    s.report.phases["prove.h"] += timings.h;
+    s.report.phases["prove.msm_g1"] += timings.msm_g1;
+    s.report.phases["prove.msm_g2"] += timings.msm_g2;
+    if (options_.partition_proven) options_.partition_proven(c.path, k, s.partitions);
+  }
+
+  void finish_sector(UpdateSector& s, const char*& stage) {
+    const CheckedUpdate& c = *s.checked;
+    SectorReport& report = s.report;
     const std::vector<std::vector<algebra::Fr>> public_inputs = update::sector_public_inputs(c.input, c.path);
-    const porep::SectorShape& porep_shape = porep_shape_of(shape);
+    const porep::SectorShape& porep_shape = porep_shape_of(c.input.registered_proof->shape());
     if (options_.verify) {
       stage = "verify";
       begin_step(options_, "verifying " + c.path);
       PhaseTimer timer;
-      report.verified = verify_sector_proofs(store_.update_vk_for(porep_shape), proofs, public_inputs);
+      report.verified = verify_sector_proofs(store_.update_vk_for(porep_shape), s.proofs, public_inputs);
       report.phases["verify"] = timer.elapsed();
       if (!report.verified)
         throw JobError(JobError::Kind::kSelfVerificationFailed,
@@ -247,8 +371,8 @@ class UpdateRun {
     PhaseTimer write_timer;
     const fs::path out(options_.output_dir);
     report.proof_path = (out / (c.sector + ".proof")).string();
-    groth16::write_proof_file_atomic(report.proof_path, proofs);
-    report.proof_hex = algebra::bytes_to_hex(groth16::serialize_proofs(proofs));
+    groth16::write_proof_file_atomic(report.proof_path, s.proofs);
+    report.proof_hex = algebra::bytes_to_hex(groth16::serialize_proofs(s.proofs));
     if (options_.dump_public_inputs) {
       const std::string json = public_inputs_json(public_inputs);
       report.public_inputs_path = (out / (c.sector + ".inputs.json")).string();
@@ -256,8 +380,11 @@ class UpdateRun {
                             {reinterpret_cast<const std::uint8_t*>(json.data()), json.size()});
     }
     report.phases["write"] = write_timer.elapsed();
-    report.total = sector_timer.elapsed();
-    report.span_s = report.total.wall_s;
+    report.total = s.timer.elapsed();
+    // Sector to sector, as for C1 files: from the previous sector's write (the run's start at first).
+    const auto written = std::chrono::steady_clock::now();
+    report.span_s = std::chrono::duration<double>(written - last_write_).count();
+    last_write_ = written;
     report_.sectors.push_back(std::move(report));
     if (options_.sector_done) options_.sector_done(report_.sectors.back());
   }
@@ -265,6 +392,7 @@ class UpdateRun {
   // Called inside a catch block.
   void record_failure(std::size_t index, const std::string& path, const std::string& sector,
                       const std::string& stage) {
+    std::lock_guard lock(failures_mutex_);  // the two stages' threads
     SectorFailure f;
     f.input_index = index;
     f.c1_path = path;
@@ -287,9 +415,25 @@ class UpdateRun {
   const ProveOptions& options_;
   ParameterStore store_;
   std::set<std::string> names_;  // the proof stems of the run's inputs so far
-  std::map<std::uint64_t, SizeResources> sizes_;
   RunReport report_;
+  std::mutex failures_mutex_;
   std::size_t engine_memory_limit_ = 0;  // with --gpu-memory: the device budget the engine plans against
+  std::vector<CheckedUpdate>* checked_ = nullptr;
+  detail::BufferPool buffers_;  // proven partitions' vectors, for the next synthesis (their pages mapped)
+  // The producer's.
+  std::size_t next_sector_ = 0;
+  unsigned next_k_ = 0;
+  std::shared_ptr<UpdateSector> open_;
+  std::shared_ptr<const pce::LoadResult> pce_;
+  std::uint64_t pce_size_ = 0;
+  PhaseMap<PhaseTime> producer_phases_;
+  // The sector size whose engine holds the constraints (0: none): the producer then makes witnesses only.
+  std::atomic<std::uint64_t> witness_only_size_{0};
+  // The consumer's.
+  std::unique_ptr<groth16::ProverEngine> engine_;
+  const groth16::ParameterHeader* header_ = nullptr;
+  std::uint64_t engine_size_ = 0;
+  std::chrono::steady_clock::time_point last_write_;
 };
 
 std::map<std::string, unsigned> partitions_by_path(const std::vector<CheckedUpdate>& checked) {

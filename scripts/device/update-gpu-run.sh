@@ -4,11 +4,14 @@
 # with `--gpu` and (where CPU_SIZES names the size) once on the CPU, both with --test-randomness, so the
 # proof files must be byte-identical; every GPU proof is also checked with `cuzk verify --update`. Prints
 # per sector the seconds it took and its phases per partition (synthesis, H step, MSMs).
+# GPU_VARIANTS adds GPU runs with other flags, each A/B'd against the plain `--gpu` run of the same sitting
+# (its proofs byte-identical too): e.g. GPU_VARIANTS="host:--gpu-constraints=host serial:--overlap=off".
 #
 #   scripts/device/update-gpu-run.sh "SIZES" [SECTORS] ["CPU_SIZES"]   # e.g. "2KiB 8MiB 512MiB" 2 "2KiB 8MiB 512MiB"
 #
 # Environment: CUZK_BIN (default out/small/cuzk), OUT (default ./update-gpu-out: reports, logs, summary.txt),
-# CUZK_SCALE_DIR (parameters, inputs and proofs; default build-scale/, git-ignored).
+# CUZK_SCALE_DIR (parameters, inputs and proofs; default build-scale/, git-ignored), GPU_VARIANTS (above),
+# SKIP_GPU=1 (run only the variants: the plain GPU run's proofs are already in CUZK_SCALE_DIR).
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 sizes="${1:?usage: update-gpu-run.sh \"SIZES\" [SECTORS] [\"CPU_SIZES\"]}"
@@ -47,11 +50,15 @@ for size in $sizes; do
   gpu_setup=()
   case "$size" in 2KiB | 8MiB) ;; *) gpu_setup=(--gpu) ;; esac
   start=$(date +%s)
-  if ! "$cuzk" params setup --circuit update --sector-size "$size" --params-dir "$params" --seed 1 \
+  if "$cuzk" params names --circuit update --sector-size "$size" 2>/dev/null | awk '{print $2}' |
+    while read -r name; do [ -s "$params/$name" ] || exit 1; done; then
+    note "$size: update parameters already in $params"
+  elif ! "$cuzk" params setup --circuit update --sector-size "$size" --params-dir "$params" --seed 1 \
     "${gpu_setup[@]}" >"$out/setup-$size.log" 2>&1; then
     note "$size: params setup failed"; tail -5 "$out/setup-$size.log"; status=1; continue
+  else
+    note "$size: params setup --circuit update ${gpu_setup[*]}: $(($(date +%s) - start)) s"
   fi
-  note "$size: params setup --circuit update ${gpu_setup[*]}: $(($(date +%s) - start)) s"
   inputs=()
   for i in $(seq 1 "$sectors"); do
     inputs+=("$work/update/$size-u$i.json")
@@ -59,12 +66,17 @@ for size in $sizes; do
       "$cuzk" gen-update --sector-size "$size" --seed "$i" --sector-id "$i" -o "$work/update/$size-u$i.json" \
         >/dev/null 2>&1 || { note "$size: gen-update failed"; status=1; continue 2; }
   done
-  for engine in gpu cpu; do
+  for engine in gpu ${GPU_VARIANTS:-} cpu; do
     [ "$engine" = cpu ] && [[ " $cpu_sizes " != *" $size "* ]] && continue
+    [ "$engine" = gpu ] && [ "${SKIP_GPU:-0}" = 1 ] && continue
+    flags=()
+    case "$engine" in
+      gpu) flags=(--gpu) ;;
+      cpu) ;;
+      *:*) IFS=' ' read -r -a flags <<<"--gpu ${engine#*:}"; engine="gpu-${engine%%:*}" ;;
+    esac
     dir="$work/proofs-update-$size-$engine"
     rm -rf "$dir"
-    flags=()
-    [ "$engine" = gpu ] && flags=(--gpu)
     start=$(date +%s.%N)
     rc=0
     "$cuzk" prove "${inputs[@]}" -o "$dir" --params-dir "$params" --test-randomness 5 "${flags[@]}" \
@@ -82,13 +94,15 @@ for size in $sizes; do
     else
       note "$size sector $i: the GPU proof does NOT verify"; status=1
     fi
-    cpu_proof="$work/proofs-update-$size-cpu/$i.proof"
-    [ -s "$cpu_proof" ] || continue
-    if cmp -s "$gpu_proof" "$cpu_proof"; then
-      note "$size sector $i: GPU and CPU proofs byte-identical ($(stat -c %s "$gpu_proof") bytes)"
-    else
-      note "$size sector $i: GPU and CPU proofs DIFFER"; status=1
-    fi
+    for other in "$work/proofs-update-$size"-gpu-*/ "$work/proofs-update-$size-cpu/"; do
+      [ -s "$other$i.proof" ] || continue
+      name="$(basename "$other")"
+      if cmp -s "$gpu_proof" "$other$i.proof"; then
+        note "$size sector $i: the GPU proof and ${name#proofs-update-"$size"-}'s byte-identical ($(stat -c %s "$gpu_proof") bytes)"
+      else
+        note "$size sector $i: the GPU proof and ${name#proofs-update-"$size"-}'s DIFFER"; status=1
+      fi
+    done
   done
 done
 note "== update-gpu-run: $([ $status = 0 ] && echo PASS || echo FAIL)"

@@ -33,6 +33,8 @@ has() { grep -qF -- "$1" "$tmp/out.txt" || { cat "$tmp/out.txt" >&2; fail "outpu
 # shellcheck source=tests/scripts/lib/shared_params.bash
 source "$(dirname "${BASH_SOURCE[0]}")/lib/shared_params.bash"
 shared_update_params "$params" || fail "params setup --circuit update exited $?"
+# The mixed run below proves a C1 file too: the PoRep 2KiB parameters (made here when no test made them yet).
+shared_test_params "$params" >/dev/null 2>&1 || fail "params setup exited $?"
 "$CUZK_BIN" gen-update --sector-size 2KiB --seed 5 --sector-id 3 -o "$tmp/u.json" >/dev/null || fail "gen-update"
 # 192 bytes of valid curve points that prove another circuit (the demo's).
 "$CUZK_BIN" selftest -o "$tmp/demo" >/dev/null 2>&1 || fail "selftest exited $?"
@@ -145,13 +147,19 @@ ls "$tmp/skip-bad"/3.proof.rejected-* >/dev/null 2>&1 || fail "the rejected proo
 run 2 "an update input and a C1 file of the same sector in one run" "$CUZK_BIN" prove "$tmp/u.json" \
   "$tmp/env3.json" -o "$tmp/bad-out" --params-dir "$params"
 has "sector 3 is proven by another input of this run too"
-# Update inputs are proven on one engine: several GPUs, or the constraints on the device, are usage errors.
+# Update inputs are proven on one engine: several GPUs are a usage error.
 run 2 "cuzk prove --gpu --devices 0,1 of an update input" "$CUZK_BIN" prove "$tmp/u.json" -o "$tmp/bad-out" \
   --gpu --devices 0,1 --params-dir "$params"
 has "--devices"
-run 2 "cuzk prove --gpu --gpu-constraints device of an update input" "$CUZK_BIN" prove "$tmp/u.json" \
-  -o "$tmp/bad-out" --gpu --gpu-constraints device --params-dir "$params"
-has "--gpu-constraints"
+# The two stages overlapped (synthesis of the next partition while this one is proven): a failed sector
+# (--keep-going) does not stop the next one, whose proof is byte-identical to a run without overlap.
+run 7 "--overlap on --keep-going: the mutated input fails, the good one is proven" "$CUZK_BIN" prove \
+  "$tmp/bad-comm-d-new.json" "$tmp/other-u.json" -o "$tmp/overlap-on" --params-dir "$params" \
+  --pce-cache-dir "$tmp/pce" --overlap on --keep-going --test-randomness 5
+run 0 "--overlap off, the good input alone" "$CUZK_BIN" prove "$tmp/other-u.json" -o "$tmp/overlap-off" \
+  --params-dir "$params" --pce-cache-dir "$tmp/pce" --overlap off --test-randomness 5
+cmp -s "$tmp/overlap-on/4.proof" "$tmp/overlap-off/4.proof" || fail "--overlap on and off gave other proofs"
+[ "$(ls -A "$tmp/overlap-on" | wc -l)" -eq 1 ] || fail "--overlap on wrote more than the good input's proof"
 if "$CUZK_BIN" info --json 2>/dev/null | grep -q '"no_gpu_reason"'; then
   run 8 "cuzk prove --gpu of an update input without a GPU" "$CUZK_BIN" prove "$tmp/u.json" -o "$tmp/bad-out" \
     --gpu --params-dir "$params"
