@@ -175,15 +175,7 @@ BackStage::Begun BackStage::begin_partition(Lane& lane, PartitionWork& work, std
   begin_step(options_, "proving " + job.path + " partition " + std::to_string(work.partition));
   // The GPU engine proves on this thread's current device.
   if (lane.device) gpu::use_device(*lane.device);
-  algebra::Fr r, s;
-  // Drawn (or fixed) per partition, never per engine: which engine proves a partition changes nothing.
-  if (options_.fixed_randomness) {
-    r = options_.fixed_randomness->first;
-    s = options_.fixed_randomness->second;
-  } else {
-    r = groth16::random_fr();
-    s = groth16::random_fr();
-  }
+  const auto [r, s] = partition_randomness(options_);
   const double wait_start = timeline_.now();
   groth16::ProverEngine& engine = lane.engines.get(*job.proof->shape, lane.shared_phases);
   double start = timeline_.now();
@@ -330,16 +322,6 @@ void BackStage::evaluate_on_host(Lane& lane, SectorJob& job, PartitionWork& work
   if (auto row = groth16::first_unsatisfied(in)) throw unsatisfied_error(where, job.c1, work.partition, *row);
   phases["evaluate"] += timer.elapsed();
   add_step(lane, "evaluate", job, work.partition, start, timeline_.now());
-}
-
-bool BackStage::is_unsatisfied(const std::exception_ptr& error) {
-  try {
-    std::rethrow_exception(error);
-  } catch (const JobError& e) {
-    return e.kind() == JobError::Kind::kUnsatisfiedCircuit;
-  } catch (...) {
-    return false;
-  }
 }
 
 void BackStage::add_step(const Lane& lane, const char* step, const SectorJob& job, unsigned partition,

@@ -122,8 +122,6 @@ class BackStage {
   void evaluate_on_host(Lane& lane, SectorJob& job, PartitionWork& work, const std::string& where,
                         PhaseMap<PhaseTime>& phases);
 
-  static bool is_unsatisfied(const std::exception_ptr& error);
-
   void add_step(const Lane& lane, const char* step, const SectorJob& job, unsigned partition, double start,
                 double end);
 

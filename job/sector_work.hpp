@@ -5,8 +5,10 @@
 #include <atomic>
 #include <cstddef>
 #include <cstdint>
+#include <exception>
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "job/phase_order.hpp"
@@ -60,5 +62,13 @@ struct PartitionWork {
 // re-runs the circuit to name the constraint (porep::check_partition: a direct synthesis, slow at 32GiB, on
 // this path only).
 JobError unsatisfied_error(const std::string& where, const porep::C1Output& c1, unsigned k, std::size_t row);
+
+// Whether `error` is a JobError kUnsatisfiedCircuit: a bad input, which leaves the engine as it was (any
+// other failure may have left it half-way, and the engine is made again).
+bool is_unsatisfied(const std::exception_ptr& error);
+
+// r and s of one partition: --test-randomness's fixed pair, else drawn from the secure RNG. Drawn per
+// partition, never per engine: which engine proves a partition changes nothing.
+std::pair<algebra::Fr, algebra::Fr> partition_randomness(const ProveOptions& options);
 
 }  // namespace cuzk::job::detail

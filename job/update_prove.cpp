@@ -24,6 +24,7 @@
 #include "job/memory_sampler.hpp"
 #include "job/prover_shape.hpp"
 #include "job/run_checks.hpp"
+#include "job/sector_work.hpp"
 #include "job/shard.hpp"
 #include "job/stage_resources.hpp"
 #include "job/two_stage.hpp"
@@ -58,8 +59,8 @@ const porep::SectorShape& porep_shape_of(const update::UpdateShape& shape) {
 }
 
 // One update sector on its way through the two stages (job/two_stage.hpp). The producer opens it with its
-// first partition's synthesis (its timer starts then) and hands it over with every partition; its report and
-// proofs are the consumer's alone.
+// first partition's synthesis (its timer starts then, its report names it) and hands it over with every
+// partition; from then on its report and proofs are the consumer's alone.
 struct UpdateSector {
   CheckedUpdate* checked = nullptr;
   unsigned partitions = 0;
@@ -187,7 +188,12 @@ class UpdateRun {
         if (next_sector_ == checked_->size()) return std::nullopt;
         open_ = std::make_shared<UpdateSector>();
         open_->checked = &(*checked_)[next_sector_++];
-        open_->partitions = static_cast<unsigned>(open_->checked->input.vanilla_proofs.size());
+        const CheckedUpdate& opened = *open_->checked;
+        open_->partitions = static_cast<unsigned>(opened.input.vanilla_proofs.size());
+        open_->report.c1_path = opened.path;
+        open_->report.sector = opened.sector;
+        open_->report.proof_type = opened.input.registered_proof->name;
+        open_->report.partitions = open_->partitions;
         next_k_ = 0;
       }
       const CheckedUpdate& c = *open_->checked;
@@ -275,16 +281,6 @@ class UpdateRun {
     return *engine_;
   }
 
-  static bool is_unsatisfied(const std::exception_ptr& error) {
-    try {
-      std::rethrow_exception(error);
-    } catch (const JobError& e) {
-      return e.kind() == JobError::Kind::kUnsatisfiedCircuit;
-    } catch (...) {
-      return false;
-    }
-  }
-
   static std::string shape_label(const update::UpdateShape& shape) {
     return std::string(porep_shape_of(shape).label);
   }
@@ -302,7 +298,8 @@ class UpdateRun {
         record_failure(c.index, c.path, c.sector, stage);
         // A bad input leaves the engine as it was; anything else may have left it half-way: the next
         // partition gets a fresh one.
-        if (std::string_view(stage) == "prove" && !is_unsatisfied(std::current_exception())) engine_.reset();
+        if (std::string_view(stage) == "prove" && !detail::is_unsatisfied(std::current_exception()))
+          engine_.reset();
         if (!options_.keep_going) {
           buffers_.give(std::move(work.input));
           throw;
@@ -316,25 +313,11 @@ class UpdateRun {
     const CheckedUpdate& c = *s.checked;
     const update::UpdateShape& shape = c.input.registered_proof->shape();
     const unsigned k = work.partition;
-    if (k == 0) {
-      s.report.c1_path = c.path;
-      s.report.sector = c.sector;
-      s.report.proof_type = c.input.registered_proof->name;
-      s.report.partitions = s.partitions;
-      s.proofs.reserve(s.partitions);
-    }
     const std::string where = c.path + " partition " + std::to_string(k);
     groth16::ProverEngine& engine = engine_for(shape, work.pce->pce);
     begin_step(options_, "proving " + where);
     PhaseTimer prove_timer;
-    algebra::Fr rr, ss;
-    if (options_.fixed_randomness) {
-      rr = options_.fixed_randomness->first;
-      ss = options_.fixed_randomness->second;
-    } else {
-      rr = groth16::random_fr();
-      ss = groth16::random_fr();
-    }
+    const auto [rr, ss] = detail::partition_randomness(options_);
     groth16::ProveTimings timings;
     try {
       s.proofs.push_back(groth16::prove_with(engine, *header_, work.input, rr, ss, &timings));

@@ -1,13 +1,7 @@
 #include "prover/porep/parallel_witness.hpp"
 
-#include <omp.h>
-
-#include <atomic>
-#include <exception>
 #include <map>
 #include <mutex>
-#include <span>
-#include <string>
 #include <tuple>
 
 #include "prover/r1cs/constraint_system.hpp"
@@ -51,50 +45,12 @@ void generate_partition_witness(const StackedCircuitShape& shape, const Partitio
                                 std::vector<algebra::Fr>& inputs, std::vector<algebra::Fr>& aux,
                                 unsigned threads) {
   check_witness_shape(shape, w);
-  const PartitionLayout& layout = partition_layout(shape);
-  // resize() keeps a recycled buffer's pages: only a first partition faults its memory in.
-  inputs.resize(layout.num_inputs());
-  aux.resize(layout.num_aux());
-  inputs[0] = algebra::Fr::one();
-
-  auto slice = [&](std::size_t input_begin, std::size_t inputs_count, std::size_t aux_begin,
-                   std::size_t aux_count) {
-    return r1cs::WitnessSlice(std::span<algebra::Fr>(aux).subspan(aux_begin, aux_count), aux_begin,
-                              std::span<algebra::Fr>(inputs).subspan(input_begin, inputs_count), input_begin);
-  };
-  auto refuse = [](const std::string& part, const r1cs::WitnessSlice& cs, std::size_t want_inputs,
-                   std::size_t want_aux) {
-    throw PorepError(part + " allocated " + std::to_string(cs.inputs_used()) + " inputs and " +
-                     std::to_string(cs.aux_used()) + " aux variables where the circuit's layout has " +
-                     std::to_string(want_inputs) + " and " + std::to_string(want_aux));
-  };
-
-  r1cs::WitnessSlice common_cs = slice(1, layout.common_inputs - 1, 0, layout.common_aux);
-  const PartitionCommon common = synthesize_partition_common(common_cs, w);
-  if (!common_cs.filled())
-    refuse("the partition's common part", common_cs, layout.common_inputs - 1, layout.common_aux);
-
-  const int num_threads = threads == 0 ? omp_get_max_threads() : static_cast<int>(threads);
-  std::exception_ptr failure;
-  std::atomic<bool> failed{false};
-  // One challenge per iteration, handed out dynamically (they take about the same time).
-#pragma omp parallel for schedule(dynamic, 1) num_threads(num_threads) if (num_threads > 1)
-  for (std::size_t i = 0; i < layout.challenges; ++i) {
-    if (failed.load(std::memory_order_relaxed)) continue;
-    try {
-      r1cs::WitnessSlice cs =
-          slice(layout.common_inputs + i * layout.inputs_per_challenge, layout.inputs_per_challenge,
-                layout.common_aux + i * layout.aux_per_challenge, layout.aux_per_challenge);
-      synthesize_partition_challenge(cs, shape, w, common, i);
-      if (!cs.filled())
-        refuse("challenge " + std::to_string(i), cs, layout.inputs_per_challenge, layout.aux_per_challenge);
-    } catch (...) {
-#pragma omp critical(cuzk_partition_witness_failure)
-      if (!failure) failure = std::current_exception();
-      failed = true;
-    }
-  }
-  if (failure) std::rethrow_exception(failure);
+  r1cs::fill_challenge_witness<PorepError>(
+      partition_layout(shape), inputs, aux, threads,
+      [&](r1cs::WitnessSlice& cs) { return synthesize_partition_common(cs, w); },
+      [&](r1cs::WitnessSlice& cs, const PartitionCommon& common, std::size_t i) {
+        synthesize_partition_challenge(cs, shape, w, common, i);
+      });
 }
 
 }  // namespace cuzk::porep

@@ -10,20 +10,12 @@
 
 #include "prover/algebra/bls12_381.hpp"
 #include "prover/porep/circuit.hpp"
+#include "prover/r1cs/challenge_witness.hpp"
 
 namespace cuzk::porep {
 
 // Variables of one partition circuit: those before the first challenge, and those of each challenge.
-struct PartitionLayout {
-  std::size_t common_inputs = 0;  // ONE included
-  std::size_t common_aux = 0;
-  std::size_t inputs_per_challenge = 0;
-  std::size_t aux_per_challenge = 0;
-  unsigned challenges = 0;
-
-  std::size_t num_inputs() const { return common_inputs + challenges * inputs_per_challenge; }
-  std::size_t num_aux() const { return common_aux + challenges * aux_per_challenge; }
-};
+using PartitionLayout = r1cs::ChallengeLayout;
 
 // Counted once per shape (r1cs::Counter over a blank partition's common part and first challenge), then
 // remembered.

@@ -1,31 +1,21 @@
 // The witness of one update partition with its challenges computed on several threads, as
 // porep/parallel_witness.hpp does for PoRep. The values are those of r1cs::WitnessGen over
 // synthesize_update_circuit, in the same order: the variables before the first challenge
-// (synthesize_update_common) come first, then each challenge's. Every challenge of a shape allocates the same
-// numbers of variables (its gadgets depend only on the shape), so challenge i's range is known before any is
-// computed and each thread writes its own (r1cs::WitnessSlice).
+// (synthesize_update_common) come first, then each challenge's (r1cs::fill_challenge_witness).
 #pragma once
 
 #include <cstddef>
 #include <vector>
 
 #include "prover/algebra/bls12_381.hpp"
+#include "prover/r1cs/challenge_witness.hpp"
 #include "prover/update/circuit.hpp"
 #include "prover/update/shape.hpp"
 
 namespace cuzk::update {
 
 // Variables of one update partition circuit: those before the first challenge, and those of each challenge.
-struct UpdateLayout {
-  std::size_t common_inputs = 0;  // ONE included
-  std::size_t common_aux = 0;
-  std::size_t inputs_per_challenge = 0;
-  std::size_t aux_per_challenge = 0;
-  std::size_t challenges = 0;
-
-  std::size_t num_inputs() const { return common_inputs + challenges * inputs_per_challenge; }
-  std::size_t num_aux() const { return common_aux + challenges * aux_per_challenge; }
-};
+using UpdateLayout = r1cs::ChallengeLayout;
 
 // Counted once per shape (r1cs::Counter over a blank partition's common part and first challenge), then
 // remembered.
