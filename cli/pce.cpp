@@ -1,6 +1,7 @@
 // `cuzk pce build|info`: pre-compiled constraint caches (pce/).
-//   build (--circuit demo | --sector-size X) [--cache-dir DIR] [--params-dir DIR] [--force]: load-or-build
-//         the cache file of a circuit in pce::cache_dir's directory (with --force: rebuild and rewrite it
+//   build (--circuit demo | --sector-size X [--update]) [--cache-dir DIR] [--params-dir DIR] [--force]:
+//         load-or-build the cache file of a circuit (the PoRep partition circuit of a size, or with --update
+//         its SnapDeals update circuit) in pce::cache_dir's directory (with --force: rebuild and rewrite it
 //         even when a valid one exists);
 //   info FILE: header, counts, sizes on disk and in memory, and a full checksum verification.
 #include <fmt/format.h>
@@ -15,17 +16,19 @@
 
 #include "cli/commands.hpp"
 #include "cli/format.hpp"
-#include "io/param_names.hpp"
 #include "io/io_error.hpp"
 #include "io/mapped_file.hpp"
+#include "io/param_names.hpp"
 #include "pce/cache.hpp"
 #include "pce/cache_file.hpp"
 #include "pce/compact_r1cs.hpp"
 #include "pce/porep_pce.hpp"
+#include "pce/update_pce.hpp"
 #include "prover/algebra/hex_bytes.hpp"
 #include "prover/groth16/demo_circuit.hpp"
 #include "prover/porep/circuit.hpp"
 #include "prover/porep/registered_proof.hpp"
+#include "prover/update/shape.hpp"
 
 namespace cuzk::cli {
 
@@ -40,6 +43,7 @@ double per(std::uint64_t bytes, std::uint64_t constraints) {
 struct BuildOptions {
   std::string circuit;
   std::string sector_size;
+  bool update = false;  // with sector_size: the update (SnapDeals) circuit of that size
   std::string cache_dir;
   std::string params_dir;
   bool force = false;
@@ -65,7 +69,12 @@ void run_build(const BuildOptions& o) {
   }
   pce::CacheKey key;
   pce::BuildFn build;
-  if (!o.sector_size.empty()) {
+  if (o.update) {
+    const update::UpdateShape shape =
+        update::UpdateShape::from_sector_bytes(porep::parse_sector_size(o.sector_size)->sector_size);
+    key = pce::update_cache_key(shape);
+    build = [shape] { return pce::build_update_pce(shape); };
+  } else if (!o.sector_size.empty()) {
     const porep::StackedCircuitShape shape =
         porep::StackedCircuitShape::from_sector(*porep::parse_sector_size(o.sector_size));
     key = pce::porep_cache_key(shape);
@@ -166,6 +175,10 @@ void register_pce_commands(CLI::App& app) {
                      ->check(sector_size_validator());
   circuit->excludes(sector);
   sector->excludes(circuit);
+  build
+      ->add_flag("--update", build_opts->update,
+                 "With --sector-size: the SnapDeals update circuit of that size, not the PoRep one")
+      ->needs(sector);
   build->add_option("--cache-dir", build_opts->cache_dir,
                     "Cache directory (default: $CUZK_PCE_CACHE, else <params dir>/pce, as `cuzk prove`)");
   build->add_option("--params-dir", build_opts->params_dir,

@@ -464,7 +464,7 @@ void run_dry(const ProveFlags& f, const std::optional<job::Shard>& shard) {
   options.pce_cache_dir = f.pce_cache_dir;
   options.skip_existing = f.skip_existing;
   apply_job_flags(f.job, options);
-  const job::RunPlan plan = job::plan_c1_files(f.job.c1_files, options);
+  const job::RunPlan plan = job::plan_input_files(f.job.c1_files, options);
   print_dry_run(plan, shard, f.json);
   std::fflush(stdout);
   if (!plan.fits()) throw job::JobError(job::JobError::Kind::kInsufficientMemory, plan.memory->shortfall());
@@ -537,7 +537,6 @@ bool choose_kind(const ProveFlags& f) {
   if (updates == 0) return false;
   const bool several_devices = f.job.devices == "all" || f.job.devices.find(',') != std::string::npos;
   for (const auto& [flag, given] : {std::pair{"--devices", several_devices},
-                                    {"--dry-run", f.dry_run},
                                     {"--check", f.check},
                                     {"--no-pce", f.job.no_pce},
                                     {"--cpu-engines", f.job.cpu_engines != 1},

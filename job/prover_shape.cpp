@@ -9,6 +9,7 @@
 #include "pce/cache.hpp"
 #include "pce/errors.hpp"
 #include "pce/porep_pce.hpp"
+#include "pce/update_pce.hpp"
 #include "prover/porep/circuit.hpp"
 
 namespace cuzk::job {
@@ -43,10 +44,14 @@ void apply_parameter_header(gpu::ProverShape& shape, const groth16::ParameterHea
   shape.b_g2 = header.b_g2;
 }
 
-ProverShapeResult prover_shape_for(const porep::SectorShape& sector, const std::filesystem::path& pce_dir,
-                                   const std::string& params_path) {
+namespace {
+
+// The figures from the cache file of `key` in `pce_dir` when it holds this circuit, else `builtin`; the
+// vector lengths from the .params header at `params_path` when there is one.
+ProverShapeResult shape_from(const pce::CacheKey& key, const CircuitFigures* builtin,
+                             const std::string& label, const std::filesystem::path& pce_dir,
+                             const std::string& params_path) {
   ProverShapeResult result;
-  const pce::CacheKey key = pce::porep_cache_key(porep::StackedCircuitShape::from_sector(sector));
   const std::filesystem::path cache = pce::cache_path(pce_dir, key);
   std::error_code ec;
   bool from_cache = false;
@@ -65,10 +70,8 @@ ProverShapeResult prover_shape_for(const porep::SectorShape& sector, const std::
     }
   }
   if (!from_cache) {
-    const CircuitFigures* figures = builtin_circuit_figures(sector);
-    if (!figures)
-      throw std::logic_error("no built-in circuit figures for " + std::string(sector.label) + " sectors");
-    result.shape = prover_shape(*figures);
+    if (!builtin) throw std::logic_error("no built-in circuit figures for " + label);
+    result.shape = prover_shape(*builtin);
     result.circuit_from = "the built-in table";
   }
   result.vectors_from = "derived from the circuit";
@@ -78,6 +81,23 @@ ProverShapeResult prover_shape_for(const porep::SectorShape& sector, const std::
     result.params_present = true;
   }
   return result;
+}
+
+}  // namespace
+
+ProverShapeResult prover_shape_for(const porep::SectorShape& sector, const std::filesystem::path& pce_dir,
+                                   const std::string& params_path) {
+  return shape_from(pce::porep_cache_key(porep::StackedCircuitShape::from_sector(sector)),
+                    builtin_circuit_figures(sector), std::string(sector.label) + " sectors", pce_dir,
+                    params_path);
+}
+
+ProverShapeResult update_prover_shape_for(const update::UpdateShape& shape,
+                                          const std::filesystem::path& pce_dir,
+                                          const std::string& params_path) {
+  return shape_from(pce::update_cache_key(shape), pce::builtin_update_figures(shape.sector_bytes()),
+                    "update circuits of " + std::to_string(shape.sector_bytes()) + "-byte sectors", pce_dir,
+                    params_path);
 }
 
 }  // namespace cuzk::job

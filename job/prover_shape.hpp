@@ -1,9 +1,9 @@
-// The sizes the memory plans depend on (gpu::ProverShape) for a sector size, without building, loading or
-// decoding anything: the counts of the circuit from the header of its PCE cache file when there is one, else
-// from a built-in table of the five production sizes; the lengths of the base vectors from the header of the
-// .params file when there is one, else derived from the counts as bellperson lays its parameters out.
-// `cuzk prove --dry-run` plans by it on machines without the parameters, the job before its first
-// synthesis, and the GPU engine before its first allocation (EngineRequest::shape).
+// The sizes the memory plans depend on (gpu::ProverShape) for a sector size's PoRep or update circuit,
+// without building, loading or decoding anything: the counts of the circuit from the header of its PCE cache
+// file when there is one, else from a built-in table of the five production sizes; the lengths of the base
+// vectors from the header of the .params file when there is one, else derived from the counts as bellperson
+// lays its parameters out. `cuzk prove --dry-run` plans by it on machines without the parameters, the job
+// before its first synthesis, and the GPU engine before its first allocation (EngineRequest::shape).
 #pragma once
 
 #include <cstdint>
@@ -16,6 +16,7 @@
 #include "pce/compact_r1cs.hpp"
 #include "prover/groth16/parameters.hpp"
 #include "prover/porep/registered_proof.hpp"
+#include "prover/update/shape.hpp"
 
 namespace cuzk::job {
 
@@ -46,5 +47,10 @@ struct ProverShapeResult {
 // Throws what groth16::read_parameter_header throws for a malformed .params file.
 ProverShapeResult prover_shape_for(const porep::SectorShape& sector, const std::filesystem::path& pce_dir,
                                    const std::string& params_path);
+// The same for the update (SnapDeals) circuit of a registered size (pce/update_pce.hpp: its cache key and
+// built-in figures) and its update .params file.
+ProverShapeResult update_prover_shape_for(const update::UpdateShape& shape,
+                                          const std::filesystem::path& pce_dir,
+                                          const std::string& params_path);
 
 }  // namespace cuzk::job

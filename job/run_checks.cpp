@@ -223,10 +223,7 @@ CheckedInputs check_inputs(const std::vector<std::string>& paths, const ProveOpt
   return checked;
 }
 
-RunMemoryPlan plan_memory(const std::vector<CheckedInput>& inputs, const ProveOptions& options,
-                          const EngineDevices& devices, ParameterStore& store,
-                          std::map<std::uint64_t, gpu::ProverShape>& shapes,
-                          std::vector<std::string>& notes) {
+RunMemoryRequest memory_request(const ProveOptions& options, const EngineDevices& devices) {
   RunMemoryRequest request;
   request.gpu = options.engine.gpu();
   // Direct synthesis (no PCE) has no matrices to hand the engine: a, b, c are always made on the host.
@@ -240,6 +237,19 @@ RunMemoryPlan plan_memory(const std::vector<CheckedInput>& inputs, const ProveOp
   request.engines = static_cast<unsigned>(options.engine.gpu() && options.engine.devices.empty()
                                               ? std::max<std::size_t>(1, devices.ordinals.size())
                                               : options.engine.engine_count());
+  return request;
+}
+
+void keep_neediest(std::optional<RunMemoryPlan>& chosen, RunMemoryPlan plan) {
+  if (!chosen || (chosen->fits() && (!plan.fits() || plan.host.total > chosen->host.total)))
+    chosen = std::move(plan);
+}
+
+RunMemoryPlan plan_memory(const std::vector<CheckedInput>& inputs, const ProveOptions& options,
+                          const EngineDevices& devices, ParameterStore& store,
+                          std::map<std::uint64_t, gpu::ProverShape>& shapes,
+                          std::vector<std::string>& notes) {
+  const RunMemoryRequest request = memory_request(options, devices);
   const std::filesystem::path pce_dir = pce::cache_dir(options.pce_cache_dir, options.params_dir);
   std::optional<RunMemoryPlan> chosen;
   for (const CheckedInput& input : inputs) {
@@ -247,15 +257,26 @@ RunMemoryPlan plan_memory(const std::vector<CheckedInput>& inputs, const ProveOp
     if (shapes.contains(sector.sector_size)) continue;
     const ProverShapeResult found = prover_shape_for(sector, pce_dir, store.params_path(sector));
     shapes[sector.sector_size] = found.shape;
-    notes.push_back(fmt::format("{} circuit: {} constraints, {} inputs, {} aux from {}; base vectors {}",
-                                sector.label, found.shape.constraints, found.shape.inputs, found.shape.aux,
-                                found.circuit_from,
-                                found.params_present ? "from " + found.vectors_from : found.vectors_from));
-    RunMemoryPlan plan = plan_run_memory(std::string(sector.label), found.shape, request);
-    if (!chosen || (chosen->fits() && (!plan.fits() || plan.host.total > chosen->host.total)))
-      chosen = std::move(plan);
+    notes.push_back(shape_note(std::string(sector.label) + " circuit", found));
+    keep_neediest(chosen, plan_run_memory(std::string(sector.label), found.shape, request));
   }
   return *chosen;
+}
+
+std::string shape_note(const std::string& circuit, const ProverShapeResult& found) {
+  return fmt::format("{}: {} constraints, {} inputs, {} aux from {}; base vectors {}", circuit,
+                     found.shape.constraints, found.shape.inputs, found.shape.aux, found.circuit_from,
+                     found.params_present ? "from " + found.vectors_from : found.vectors_from);
+}
+
+EngineDevices dry_run_devices(const ProveOptions& options) {
+  // A dry run needs no GPU, but the GPU engine's plan needs a budget: the memory limit where none is visible.
+  EngineDevices devices = find_devices(options.engine);
+  if (options.engine.gpu() && devices.budget == 0)
+    throw JobError(JobError::Kind::kNoDeviceBudget,
+                   "--gpu-memory: --dry-run --gpu plans for a device budget, and no GPU is visible (" +
+                       devices.why_none + "): give one, e.g. --gpu-memory 80GiB");
+  return devices;
 }
 
 void log_memory_plan(const RunMemoryPlan& plan) {
@@ -270,12 +291,7 @@ RunPlan plan_c1_files(const std::vector<std::string>& c1_paths, const ProveOptio
   using detail::CheckedInput;
   using detail::FailureLog;
   RunPlan plan;
-  // A dry run needs no GPU, but the GPU engine's plan needs a budget: the memory limit where none is visible.
-  const EngineDevices devices = find_devices(options.engine);
-  if (options.engine.gpu() && devices.budget == 0)
-    throw JobError(JobError::Kind::kNoDeviceBudget,
-                   "--gpu-memory: --dry-run --gpu plans for a device budget, and no GPU is visible (" +
-                       devices.why_none + "): give one, e.g. --gpu-memory 80GiB");
+  const EngineDevices devices = detail::dry_run_devices(options);
   ParameterStore store(options.params_dir);
   io::prepare_output_dir(options.output_dir, /*create=*/false);
   ProveOptions strict = options;

@@ -6,12 +6,14 @@
 #include <cstddef>
 #include <map>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "gpu/memory_plan.hpp"
 #include "job/engine.hpp"
 #include "job/prove.hpp"
+#include "job/prover_shape.hpp"
 #include "job/run_memory.hpp"
 #include "job/run_report.hpp"
 #include "prover/porep/c1_file.hpp"
@@ -76,6 +78,17 @@ CheckedInputs check_inputs(const std::vector<std::string>& paths, const ProveOpt
 RunMemoryPlan plan_memory(const std::vector<CheckedInput>& inputs, const ProveOptions& options,
                           const EngineDevices& devices, ParameterStore& store,
                           std::map<std::uint64_t, gpu::ProverShape>& shapes, std::vector<std::string>& notes);
+
+// The request the run's plans are made with: the engine config's, `devices`' budget, MemAvailable.
+RunMemoryRequest memory_request(const ProveOptions& options, const EngineDevices& devices);
+// Of several circuits' plans (a run proves its sizes one after another): the first that does not fit, else
+// the one that needs the most host memory.
+void keep_neediest(std::optional<RunMemoryPlan>& chosen, RunMemoryPlan plan);
+// "<circuit>: N constraints, ... from <where>; base vectors from <where>", for the dry run's notes.
+std::string shape_note(const std::string& circuit, const ProverShapeResult& found);
+// A dry run's devices (find_devices): with --gpu and neither a memory limit nor a visible GPU, JobError
+// kNoDeviceBudget (the GPU plan needs a budget).
+EngineDevices dry_run_devices(const ProveOptions& options);
 
 // A real run's plan in its log (a dry run prints it instead).
 void log_memory_plan(const RunMemoryPlan& plan);

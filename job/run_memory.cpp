@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 #include <spdlog/spdlog.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <fstream>
 #include <optional>
@@ -64,7 +65,9 @@ RunMemoryPlan plan_run_memory(const std::string& sector_size, const gpu::ProverS
     device.partitions_in_flight = 1;  // the engine proves one partition at a time
     device.windows_in_h_step = gpu::windows_in_h_step_allowed();
     device.two_buffer_h_step = gpu::two_buffer_h_step_allowed();
-    device.max_witness_batch = gpu::max_witness_batch_allowed();
+    device.max_witness_batch = request.max_witness_batch
+                                   ? std::min(request.max_witness_batch, gpu::max_witness_batch_allowed())
+                                   : gpu::max_witness_batch_allowed();
     plan.device = gpu::plan_device_memory(shape, device);
     plan.host = gpu::plan_host_memory(shape, host_request(plan, request.synthesis_workers));
     if (plan.device->witness_batch > 1) {

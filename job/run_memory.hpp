@@ -31,6 +31,9 @@ struct RunMemoryRequest {
   unsigned synthesis_workers = 0;  // 0: as many as fit, up to 2 per engine with the GPU, 1 on the CPU
   std::size_t available = 0;       // host bytes available (host_memory_available()); 0: unknown, not checked
   unsigned engines = 1;            // engines proving at once (EngineConfig::engine_count), each planned alike
+  // Partitions an engine may prove in one pass over the streamed windows: 0, as many as the GPU code allows
+  // (gpu::max_witness_batch_allowed); 1 for a path that proves one at a time (update inputs).
+  unsigned max_witness_batch = 0;
 };
 
 struct RunMemoryPlan {

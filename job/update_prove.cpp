@@ -88,19 +88,21 @@ class UpdateRun {
       : options_(options), store_(options.params_dir), names_(std::move(reserved)) {}
 
   // Every input parsed, its output paths and its size's parameter files checked, before any synthesis.
-  // `indices[i]` is paths[i]'s position among the run's inputs (failure records carry it).
+  // `indices[i]` is paths[i]'s position among the run's inputs (failure records carry it). With
+  // `dry_run_notes` (`cuzk prove --dry-run`) nothing is made, renamed or required of a GPU: an output folder
+  // yet to be made passes, missing parameter files and proof files that would be set aside are noted there.
   std::vector<CheckedUpdate> check(const std::vector<std::string>& paths,
-                                   const std::vector<std::size_t>& indices) {
+                                   const std::vector<std::size_t>& indices,
+                                   std::vector<std::string>* dry_run_notes = nullptr) {
     report_.engine_config = options_.engine;
     report_.engine = options_.engine.name();
     // --gpu without a usable GPU is refused before any work, never proven on the CPU instead.
-    if (options_.engine.gpu()) {
-      const EngineDevices devices = require_devices(options_.engine);
-      // As for C1 files (job/prove.cpp): the engine plans against --gpu-memory less CUDA's own memory.
-      if (options_.engine.memory_limit) engine_memory_limit_ = devices.budget;
-    }
+    devices_ = dry_run_notes ? detail::dry_run_devices(options_) : require_devices(options_.engine);
+    // As for C1 files (job/prove.cpp): the engine plans against --gpu-memory less CUDA's own memory.
+    if (options_.engine.gpu() && options_.engine.memory_limit) engine_memory_limit_ = devices_.budget;
     std::vector<CheckedUpdate> checked;
     const fs::path out(options_.output_dir);
+    const bool out_exists = fs::is_directory(out);
     for (std::size_t i = 0; i < paths.size(); ++i) {
       std::string sector;
       try {
@@ -111,12 +113,17 @@ class UpdateRun {
           throw JobError(JobError::Kind::kOutputExists, paths[i] + ": sector " + sector +
                                                             " is proven by another input of this run too (" +
                                                             (out / (sector + ".proof")).string() + ")");
-        io::check_output_file(out / (sector + ".proof"));
-        if (options_.dump_public_inputs) io::check_output_file(out / (sector + ".inputs.json"));
+        if (out_exists || !dry_run_notes) {
+          io::check_output_file(out / (sector + ".proof"));
+          if (options_.dump_public_inputs) io::check_output_file(out / (sector + ".inputs.json"));
+        }
         const porep::SectorShape& shape = porep_shape_of(input.registered_proof->shape());
-        store_.update_header_for(shape);
-        if (options_.verify || options_.skip_existing) store_.update_vk_for(shape);
-        if (options_.skip_existing && take_existing_proof(indices[i], paths[i], sector, input)) continue;
+        if (!check_parameters(shape, dry_run_notes)) {
+          checked.push_back({indices[i], paths[i], sector, std::move(input)});
+          continue;  // a dry run without the parameters: an existing proof cannot be checked
+        }
+        if (options_.skip_existing && take_existing_proof(indices[i], paths[i], sector, input, dry_run_notes))
+          continue;
         checked.push_back({indices[i], paths[i], sector, std::move(input)});
       } catch (...) {
         record_failure(indices[i], paths[i], sector, "check");
@@ -124,6 +131,43 @@ class UpdateRun {
       }
     }
     return checked;
+  }
+
+  // The memory plan of the checked inputs' update circuits (job/run_memory.hpp), as the C1 files' run makes
+  // its own: the size that needs the most, or the first that does not fit. One synthesis at a time (the
+  // producer, on all threads) and one engine. `notes` gets where each circuit's figures came from.
+  std::optional<RunMemoryPlan> plan_memory(const std::vector<CheckedUpdate>& checked,
+                                           std::vector<std::string>& notes) {
+    RunMemoryRequest request = detail::memory_request(options_, devices_);
+    request.synthesis_workers = 1;
+    request.engines = 1;
+    request.max_witness_batch = 1;  // prove_with: one partition at a time
+    request.device_constraints = options_.engine.constraints_on_engine();  // synthesis always has the PCE
+    const fs::path pce_dir = pce::cache_dir(options_.pce_cache_dir, options_.params_dir);
+    std::set<std::uint64_t> planned;
+    std::optional<RunMemoryPlan> chosen;
+    for (const CheckedUpdate& c : checked) {
+      const update::UpdateShape& shape = c.input.registered_proof->shape();
+      if (!planned.insert(shape.sector_bytes()).second) continue;
+      const porep::SectorShape& sector = porep_shape_of(shape);
+      const ProverShapeResult found =
+          update_prover_shape_for(shape, pce_dir, store_.update_params_path(sector));
+      const std::string label = std::string(sector.label) + " update";
+      notes.push_back(detail::shape_note(label + " circuit", found));
+      detail::keep_neediest(chosen, plan_run_memory(label, found.shape, request));
+    }
+    return chosen;
+  }
+
+  // A real run's plan: logged, kept in the report, and a run that does not fit refused before any synthesis.
+  void apply_memory_plan(const std::vector<CheckedUpdate>& checked) {
+    std::vector<std::string> notes;
+    std::optional<RunMemoryPlan> plan = plan_memory(checked, notes);
+    if (!plan) return;
+    for (const std::string& note : notes) spdlog::debug("{}", note);
+    detail::log_memory_plan(*plan);
+    if (!plan->fits()) throw JobError(JobError::Kind::kInsufficientMemory, plan->shortfall());
+    report_.memory_plan = std::move(plan);
   }
 
   // The inputs one sector size after another (in input order within a size), so that one size's engine is
@@ -150,11 +194,32 @@ class UpdateRun {
   }
 
  private:
+  // The update .params of `shape` (its header read) and with verify or skip_existing its .vk. A dry run
+  // notes a missing one instead (false: not there; a real run stops with exit 6).
+  bool check_parameters(const porep::SectorShape& shape, std::vector<std::string>* dry_run_notes) {
+    const bool need_vk = options_.verify || options_.skip_existing;
+    if (dry_run_notes) {
+      std::vector<std::string> needed{store_.update_params_path(shape)};
+      if (need_vk) needed.push_back(store_.update_vk_path(shape));
+      std::error_code ec;
+      for (const std::string& path : needed) {
+        if (fs::exists(path, ec)) continue;
+        if (noted_missing_.insert(path).second)
+          dry_run_notes->push_back("no update parameters for " + std::string(shape.label) + " sectors: " +
+                                   path + " does not exist (a real run stops there with exit 6)");
+        return false;
+      }
+    }
+    store_.update_header_for(shape);
+    if (need_vk) store_.update_vk_for(shape);
+    return true;
+  }
+
   // --skip-existing: the sector's proof file, when there is one, as for C1 files (job/existing_proof.hpp):
   // one that verifies against the input file's commitments makes the sector already proven (its inputs.json
   // written when asked for and missing); one that does not is set aside and the sector proven again.
   bool take_existing_proof(std::size_t index, const std::string& path, const std::string& sector,
-                           const update::UpdateInput& input) {
+                           const update::UpdateInput& input, std::vector<std::string>* dry_run_notes) {
     const fs::path proof_path = fs::path(options_.output_dir) / (sector + ".proof");
     const porep::SectorShape& shape = porep_shape_of(input.registered_proof->shape());
     AlreadyProven identity;
@@ -168,7 +233,7 @@ class UpdateRun {
                                           proof_path, input.registered_proof->name, identity.partitions,
                                           [&] { return update::sector_public_inputs(input, path); },
                                           "this update input file's", store_.update_vk_for(shape)),
-                                      proof_path, std::move(identity), options_, nullptr);
+                                      proof_path, std::move(identity), options_, dry_run_notes);
     if (!done) return false;
     detail::progress(options_,
                      "checking " + path + ": " + done->proof_path + " verifies: already proven, skipped");
@@ -266,6 +331,7 @@ class UpdateRun {
     apply_parameter_header(prover, *header_);
     EngineConfig config = options_.engine;
     if (engine_memory_limit_) config.memory_limit = engine_memory_limit_;
+    config.max_witness_batch = 1;  // one partition at a time (prove_with), as the run's plan has it
     PhaseTimer timer;
     engine_ = make_engine(config, {store_.update_params_path(sector), *header_, options_.threads, prover});
     engine_size_ = shape.sector_bytes();
@@ -400,7 +466,9 @@ class UpdateRun {
   std::set<std::string> names_;  // the proof stems of the run's inputs so far
   RunReport report_;
   std::mutex failures_mutex_;
+  EngineDevices devices_;                // the run's (found by check)
   std::size_t engine_memory_limit_ = 0;  // with --gpu-memory: the device budget the engine plans against
+  std::set<std::string> noted_missing_;  // a dry run's missing parameter files, noted once each
   std::vector<CheckedUpdate>* checked_ = nullptr;
   detail::BufferPool buffers_;  // proven partitions' vectors, for the next synthesis (their pages mapped)
   // The producer's.
@@ -464,6 +532,7 @@ RunReport prove_mixed(const std::vector<std::string>& paths, const std::vector<b
   io::prepare_output_dir(options.output_dir);
   UpdateRun updates(update_options, std::move(c1_sectors));
   std::vector<CheckedUpdate> checked = updates.check(update_paths, update_positions);
+  updates.apply_memory_plan(checked);
 
   ProveOptions c1_options = options;
   const std::map<std::string, unsigned> update_partitions = partitions_by_path(checked);
@@ -498,6 +567,11 @@ RunReport prove_mixed(const std::vector<std::string>& paths, const std::vector<b
       run.failures.begin(), run.failures.end(),
       [](const SectorFailure& a, const SectorFailure& b) { return a.input_index < b.input_index; });
   for (const auto& [phase, time] : update_run.shared_phases) run.shared_phases["update." + phase] += time;
+  if (update_run.memory_plan) {
+    std::optional<RunMemoryPlan> neediest = std::move(run.memory_plan);
+    detail::keep_neediest(neediest, std::move(*update_run.memory_plan));
+    run.memory_plan = std::move(neediest);
+  }
   run.total = run_timer.elapsed();
   record_memory_peaks(memory, run);
   return run;
@@ -528,12 +602,61 @@ RunReport prove_update_files(const std::vector<std::string>& paths, const ProveO
     spdlog::info("removed {} stale temporary file(s) of killed runs from {}", n, options.output_dir);
   UpdateRun updates(options, {});
   std::vector<CheckedUpdate> checked = updates.check(paths, positions(paths.size()));
+  updates.apply_memory_plan(checked);
   if (options.inputs_checked) options.inputs_checked(partitions_by_path(checked));
   updates.prove(checked);
   RunReport report = updates.take_report();
   report.total = run_timer.elapsed();
   record_memory_peaks(memory, report);
   return report;
+}
+
+RunPlan plan_input_files(const std::vector<std::string>& paths, const ProveOptions& options) {
+  std::vector<std::string> c1_paths, update_paths;
+  std::vector<std::size_t> update_positions;
+  for (std::size_t i = 0; i < paths.size(); ++i) {
+    if (is_update_input_file(paths[i])) {
+      update_paths.push_back(paths[i]);
+      update_positions.push_back(i);
+    } else {
+      c1_paths.push_back(paths[i]);
+    }
+  }
+  if (update_paths.empty()) return plan_c1_files(paths, options);
+  // As a real run: the update inputs checked first (refused when a C1 file writes the same proof), then the
+  // C1 files; the sectors listed in the order they are proven (the C1 files', then the updates' by size).
+  ProveOptions strict = options;
+  strict.keep_going = false;  // a dry run stops at the first bad input, as a run without --keep-going would
+  io::prepare_output_dir(options.output_dir, /*create=*/false);
+  std::set<std::string> c1_sectors;
+  for (const ShardKey& key : shard_keys(c1_paths, options.proof_naming)) c1_sectors.insert(key.sector);
+  UpdateRun updates(strict, std::move(c1_sectors));
+  std::vector<std::string> update_notes;
+  std::vector<CheckedUpdate> checked = updates.check(update_paths, update_positions, &update_notes);
+  RunPlan plan = c1_paths.empty() ? RunPlan{} : plan_c1_files(c1_paths, options);
+  plan.notes.insert(plan.notes.end(), update_notes.begin(), update_notes.end());
+  RunReport already = updates.take_report();
+  for (AlreadyProven& s : already.already_proven) plan.already_proven.push_back(std::move(s));
+  std::stable_sort(checked.begin(), checked.end(), [](const CheckedUpdate& a, const CheckedUpdate& b) {
+    return a.input.registered_proof->shape().sector_bytes() <
+           b.input.registered_proof->shape().sector_bytes();
+  });
+  for (const CheckedUpdate& c : checked) {
+    PlannedSector s;
+    s.c1_path = c.path;
+    s.sector = c.sector;
+    s.proof_type = std::string(c.input.registered_proof->name);
+    s.sector_size = std::string(porep_shape_of(c.input.registered_proof->shape()).label);
+    s.partitions = static_cast<unsigned>(c.input.vanilla_proofs.size());
+    s.proof_path = (fs::path(options.output_dir) / (c.sector + ".proof")).string();
+    plan.sectors.push_back(std::move(s));
+  }
+  if (std::optional<RunMemoryPlan> update_plan = updates.plan_memory(checked, plan.notes)) {
+    std::optional<RunMemoryPlan> neediest = std::move(plan.memory);
+    detail::keep_neediest(neediest, std::move(*update_plan));
+    plan.memory = std::move(neediest);
+  }
+  return plan;
 }
 
 RunReport prove_input_files(const std::vector<std::string>& paths, const ProveOptions& options) {

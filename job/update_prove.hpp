@@ -1,15 +1,15 @@
 // The update (SnapDeals) proving path of `cuzk prove`: update input files (prover/update/input_file.hpp) in,
-// verified EmptySectorUpdate proofs out, on the CPU. The same contract as prove_c1_files for the options it
-// honours (output_dir, params_dir, verify, dump_public_inputs, pce_cache_dir, pce_readonly, keep_going,
-// threads, fixed_randomness, stop_requested and the callbacks): every input checked first (parsed, its
-// output paths and the update .params/.vk of its size), then per sector every partition synthesized through
-// the update PCE (pce/update_pce.hpp, loaded or built once per sector size), checked (a * b = c), proven with
-// the engine make_engine makes for the update .params (the CPU's; --gpu is refused by cli/ until the GPU
-// engine's update proofs are checked on a device) (r, s from a CSPRNG per partition unless fixed), verified
-// against the update .vk and update::sector_public_inputs, and `<sector_id>.proof` written atomically (192
-// bytes per partition). The job's other machinery (the GPU engines, memory plans, overlap, --skip-existing)
-// is PoRep's only for now: in a mixed run (prove_input_files) the C1 files get it, the update inputs the CPU
-// path.
+// verified EmptySectorUpdate proofs out. The same contract as prove_c1_files for the options it honours
+// (output_dir, params_dir, verify, dump_public_inputs, pce_cache_dir, pce_readonly, keep_going,
+// skip_existing, threads, overlap, engine, fixed_randomness, stop_requested and the callbacks): every input
+// checked first (parsed, its output paths and the update .params/.vk of its size), the memory plan made,
+// logged and a run that does not fit refused (exit 8), then per sector every partition synthesized through
+// the update PCE (pce/update_pce.hpp, loaded or built once per sector size) on all host threads, proven on
+// the run's engine (the CPU's, or with --gpu one GPU's, which may hold the constraint matrices: then
+// synthesis makes the witness only), in two stages (job/two_stage.hpp), r, s from a CSPRNG per partition
+// unless fixed, verified against the update .vk and update::sector_public_inputs, and `<sector_id>.proof`
+// written atomically (192 bytes per partition). Several GPUs and --cpu-engines are PoRep's only for now (cli/
+// refuses them).
 #pragma once
 
 #include <string>
@@ -37,5 +37,12 @@ RunReport prove_update_files(const std::vector<std::string>& paths, const ProveO
 // sectors (the C1 files' first), failures in input order with positions in `paths`, and the update path's
 // shared phases as "update.params.load", "update.pce.load" or "update.pce.build".
 RunReport prove_input_files(const std::vector<std::string>& paths, const ProveOptions& options);
+
+// `cuzk prove --dry-run` over inputs of either kind: what prove_input_files would do, from its up-front
+// checks alone (plan_c1_files for the C1 files; for the update inputs the same: parsed, output paths and the
+// update parameters checked, missing parameter files noted, nothing made or written, the first bad input
+// throws), and the memory plan of the circuit that needs the most: an update circuit's is labelled "<size>
+// update" and has one synthesis in flight (the producer, on all threads) and one engine.
+RunPlan plan_input_files(const std::vector<std::string>& paths, const ProveOptions& options);
 
 }  // namespace cuzk::job

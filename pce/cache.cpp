@@ -47,6 +47,12 @@ CircuitFigures circuit_figures(const CompactR1cs& c) {
           d.a_aux.popcount(),  d.b_input.popcount(), d.b_aux.popcount()};
 }
 
+const CircuitFigures* find_figures(std::span<const FiguresRow> table, std::uint64_t sector_size) {
+  for (const FiguresRow& row : table)
+    if (row.sector_size == sector_size) return &row.figures;
+  return nullptr;
+}
+
 namespace {
 
 std::string describe_figures(const CircuitFigures& f) {

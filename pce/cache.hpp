@@ -21,6 +21,7 @@
 #include <filesystem>
 #include <functional>
 #include <optional>
+#include <span>
 #include <string>
 
 #include "pce/cache_file.hpp"
@@ -46,6 +47,14 @@ struct CircuitFigures {
 
 CircuitFigures circuit_figures(const CacheHeader& header);
 CircuitFigures circuit_figures(const CompactR1cs& circuit);
+
+// A row of a built-in table of circuit figures, one per sector size (builtin_porep_figures,
+// builtin_update_figures), and its lookup: nullptr for a size not in the table.
+struct FiguresRow {
+  std::uint64_t sector_size;
+  CircuitFigures figures;
+};
+const CircuitFigures* find_figures(std::span<const FiguresRow> table, std::uint64_t sector_size);
 
 struct CacheKey {
   // File stem: the cache file is <dir>/<name>.pce. Letters, digits, '.', '_' and '-' only. A circuit whose

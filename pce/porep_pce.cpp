@@ -29,11 +29,6 @@ std::string size_label(std::uint64_t bytes) {
 // rfp NODE_SIZE: 32 bytes per node.
 constexpr std::uint64_t kNodeBytes = 32;
 
-struct TableRow {
-  std::uint64_t sector_size;
-  CircuitFigures figures;
-};
-
 // The partition circuits of the five production sizes: the headers of the cache files that
 // pce::build_porep_pce (`cuzk pce build --sector-size S`) records, as `cuzk pce info` prints them.
 // Constraints, inputs and aux are docs/circuit.md §9's; the 32GiB row also gives the production 32GiB .params
@@ -41,7 +36,7 @@ struct TableRow {
 // tests/test_prover_shape.cpp checks all of it, and the 2KiB and 8MiB rows against caches built afresh.
 //   constraints, inputs, aux, nnz A, B, C, density A aux, B inputs, B aux
 static_assert(kStackedCircuitRevision == 1, "the circuit changed: record the table again (cuzk pce build)");
-constexpr std::array<TableRow, 5> kBuiltin = {{
+constexpr std::array<FiguresRow, 5> kBuiltin = {{
     // 2KiB: built in 2.6 s (0.2 GB).
     {std::uint64_t{2} << 10,
      {2'687'921, 40, 2'685'673, 6'420'965, 2'689'006, 5'824'682, 2'674'908, 1, 685'521}},
@@ -68,9 +63,7 @@ std::string porep_circuit_description(const porep::StackedCircuitShape& shape) {
 }
 
 const CircuitFigures* builtin_porep_figures(std::uint64_t sector_size) {
-  for (const TableRow& row : kBuiltin)
-    if (row.sector_size == sector_size) return &row.figures;
-  return nullptr;
+  return find_figures(kBuiltin, sector_size);
 }
 
 CacheKey porep_cache_key(const porep::StackedCircuitShape& shape) {

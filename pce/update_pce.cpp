@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include <array>
+#include <cstdint>
 #include <string>
 #include <utility>
 
@@ -34,7 +36,30 @@ void fill_update_witness(const CompactR1cs& pce, const update::UpdateShape& shap
                                inputs.size(), aux.size(), pce.num_inputs, pce.num_aux));
 }
 
+// The partition circuits of the five registered sizes: the headers of the cache files that
+// build_update_pce records (`cuzk pce build --update --sector-size S`, then `cuzk pce info`; 2026-12-07, each
+// built in under 35 s and 4.5 GB). The 2KiB, 8MiB, 512MiB and 32GiB constraint counts are upstream's
+// (docs/update.md); tests/test_prover_shape.cpp checks the 2KiB and 8MiB rows against caches built afresh.
+//   constraints, inputs, aux, nnz A, B, C, density A aux, B inputs, B aux
+static_assert(kUpdateCircuitRevision == 1, "the circuit changed: record the table again (cuzk pce build)");
+constexpr std::array<FiguresRow, 5> kBuiltin = {{
+    {std::uint64_t{2} << 10,
+     {1'705'039, 5, 1'703'569, 4'030'887, 1'706'537, 3'616'648, 1'697'189, 1, 444'403}},
+    {std::uint64_t{8} << 20,
+     {10'007'503, 5, 9'998'039, 23'284'273, 10'015'181, 21'302'734, 9'981'015, 1, 2'567'921}},
+    {std::uint64_t{512} << 20,
+     {57'450'479, 5, 57'401'314, 135'362'847, 57'500'527, 121'971'144, 57'212'317, 1, 14'916'879}},
+    {std::uint64_t{32} << 30,
+     {81'049'499, 5, 80'978'488, 190'374'907, 81'118'127, 172'187'492, 80'743'581, 1, 20'983'607}},
+    {std::uint64_t{64} << 30,
+     {85'006'101, 5, 84'931'220, 199'699'027, 85'077'653, 180'585'650, 84'682'725, 1, 22'012'683}},
+}};
+
 }  // namespace
+
+const CircuitFigures* builtin_update_figures(std::uint64_t sector_size) {
+  return find_figures(kBuiltin, sector_size);
+}
 
 std::string update_circuit_description(const update::UpdateShape& shape) {
   const auto& h = shape.hs;
@@ -47,7 +72,12 @@ std::string update_circuit_description(const update::UpdateShape& shape) {
 }
 
 CacheKey update_cache_key(const update::UpdateShape& shape) {
-  return CacheKey{"empty-sector-update-" + update_size_label(shape), update_circuit_description(shape)};
+  CacheKey key{"empty-sector-update-" + update_size_label(shape), update_circuit_description(shape)};
+  // The table's figures hold for the registered shapes only (the tests record smaller ones).
+  if (shape.registered) {
+    if (const CircuitFigures* figures = builtin_update_figures(shape.sector_bytes())) key.figures = *figures;
+  }
+  return key;
 }
 
 CompactR1cs build_update_pce(const update::UpdateShape& shape) {

@@ -27,7 +27,12 @@ inline constexpr unsigned kUpdateCircuitRevision = 1;
 
 // "empty-sector-update r1 nodes=64 challenges=10 partitions=1 apex=0 arities=8-0-0 hs=1-1-1-1-1-1".
 std::string update_circuit_description(const update::UpdateShape& shape);
-// Name "empty-sector-update-<size>" (2KiB, 32GiB; bytes for a size with no label), and the description.
+// The built-in figures of a registered size's circuit (2KiB, 8MiB, 512MiB, 32GiB, 64GiB; nullptr for any
+// other size), as pce::builtin_porep_figures for the PoRep circuit: what the memory plans use without a
+// cache.
+const CircuitFigures* builtin_update_figures(std::uint64_t sector_size);
+// Name "empty-sector-update-<size>" (2KiB, 32GiB; bytes for a size with no label), the description, and for
+// a registered size the built-in figures (a cache whose figures differ is corrupt).
 CacheKey update_cache_key(const update::UpdateShape& shape);
 
 // The circuit recorded on a blank witness with the CompactRecorder.

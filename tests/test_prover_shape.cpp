@@ -1,6 +1,6 @@
-// job/prover_shape.hpp: the built-in circuit figures against constraint caches built afresh (2KiB, 8MiB)
-// and docs/circuit.md §9, the vector lengths derived from them against a real .params file, and the sources
-// prover_shape_for takes the figures from.
+// job/prover_shape.hpp: the built-in circuit figures (PoRep and update) against constraint caches built
+// afresh (2KiB, 8MiB) and docs/circuit.md §9 / docs/update.md, the vector lengths derived from them against a
+// real .params file, and the sources prover_shape_for takes the figures from.
 #include <gtest/gtest.h>
 
 #include <cstdlib>
@@ -11,6 +11,7 @@
 #include "job/prover_shape.hpp"
 #include "pce/cache_file.hpp"
 #include "pce/porep_pce.hpp"
+#include "pce/update_pce.hpp"
 #include "prover/algebra/encoding.hpp"
 #include "prover/porep/circuit.hpp"
 #include "prover/porep/param_names.hpp"
@@ -125,6 +126,63 @@ TEST(ProverShape, WithoutFilesTheTableIsUsed) {
       prover_shape_for(sector("32GiB"), dir.path(), (dir.path() / "x.params").string());
   EXPECT_EQ(damaged.circuit_from, "the built-in table");
   EXPECT_EQ(damaged.shape.nnz_b, bare.shape.nnz_b);
+}
+
+// The update circuit's row of a size equals the header of the cache `cuzk pce build --update` writes today.
+void expect_update_row_matches_fresh_cache(const char* label) {
+  io::TempDir dir("cuzk_shape_");
+  const update::UpdateShape& shape = *update::UpdateShape::find(label);
+  const pce::CompactR1cs built = pce::build_update_pce(shape);
+  const pce::CacheKey key = pce::update_cache_key(shape);
+  ASSERT_TRUE(key.figures.has_value()) << label;
+  const pce::CacheHeader header =
+      pce::write_cache_file(pce::cache_path(dir.path(), key), built, key.description);
+  EXPECT_EQ(circuit_figures(built), *key.figures) << label;
+  EXPECT_EQ(circuit_figures(header), *key.figures) << label;
+  const ProverShapeResult found =
+      update_prover_shape_for(shape, dir.path(), (dir.path() / "none.params").string());
+  EXPECT_NE(found.circuit_from.find("PCE cache"), std::string::npos) << found.circuit_from;
+  EXPECT_EQ(found.shape.nnz_c, built.c.nnz());
+}
+
+TEST(ProverShape, UpdateRow2KiBMatchesAFreshCache) {
+  expect_update_row_matches_fresh_cache("2KiB");
+}
+
+TEST(ProverShape, UpdateRow8MiBMatchesAFreshCache) {
+  expect_update_row_matches_fresh_cache("8MiB");
+}
+
+// docs/update.md: upstream's constraint counts (2KiB, 32GiB) and tests/test_update_circuit.cpp's pinned ones;
+// five inputs (ONE, k_and_h_select, comm_r_old, comm_d_new, comm_r_new) at every size; the domain of each.
+TEST(ProverShape, UpdateCountsAreThoseOfTheUpdateDoc) {
+  struct Row {
+    const char* label;
+    std::uint64_t constraints;
+    unsigned log_domain;
+  };
+  for (const Row& r : {Row{"2KiB", 1'705'039, 21}, Row{"8MiB", 10'007'503, 24}, Row{"512MiB", 57'450'479, 26},
+                       Row{"32GiB", 81'049'499, 27}, Row{"64GiB", 85'006'101, 27}}) {
+    const update::UpdateShape& shape = *update::UpdateShape::find(r.label);
+    const CircuitFigures* f = pce::builtin_update_figures(shape.sector_bytes());
+    ASSERT_NE(f, nullptr) << r.label;
+    EXPECT_EQ(f->constraints, r.constraints) << r.label;
+    EXPECT_EQ(f->inputs, update::UpdateShape::num_inputs()) << r.label;
+    EXPECT_EQ(prover_shape(*f).log_domain(), r.log_domain) << r.label;
+  }
+  // A test shape (16KiB) has no row, and its cache key no figures to hold a cache to.
+  EXPECT_EQ(pce::builtin_update_figures(std::uint64_t{16} << 10), nullptr);
+  EXPECT_FALSE(pce::update_cache_key(*update::UpdateShape::find("16KiB")).figures.has_value());
+}
+
+TEST(ProverShape, UpdateWithoutFilesTheTableIsUsed) {
+  io::TempDir dir("cuzk_shape_");
+  const ProverShapeResult bare = update_prover_shape_for(*update::UpdateShape::find("32GiB"), dir.path(),
+                                                         (dir.path() / "x.params").string());
+  EXPECT_EQ(bare.circuit_from, "the built-in table");
+  EXPECT_FALSE(bare.params_present);
+  EXPECT_EQ(bare.shape.h, (std::size_t{1} << 27) - 1);
+  EXPECT_EQ(bare.shape.l, 80'978'488u);
 }
 
 }  // namespace

@@ -5,7 +5,9 @@
 # proof files must be byte-identical; every GPU proof is also checked with `cuzk verify --update`. Prints
 # per sector the seconds it took and its phases per partition (synthesis, H step, MSMs).
 # GPU_VARIANTS adds GPU runs with other flags, each A/B'd against the plain `--gpu` run of the same sitting
-# (its proofs byte-identical too): e.g. GPU_VARIANTS="host:--gpu-constraints=host serial:--overlap=off".
+# (its proofs byte-identical too): e.g. GPU_VARIANTS="host:--gpu-constraints=host serial:--overlap=off",
+# or the device-memory tiers: GPU_VARIANTS="g24:--gpu-memory=24GiB g16:--gpu-memory=16GiB". Each run's
+# memory plans (the job's and the engine's) go into the summary.
 #
 #   scripts/device/update-gpu-run.sh "SIZES" [SECTORS] ["CPU_SIZES"]   # e.g. "2KiB 8MiB 512MiB" 2 "2KiB 8MiB 512MiB"
 #
@@ -85,6 +87,9 @@ for size in $sizes; do
     note "$size $engine: exit $rc, $wall s for $sectors sector(s)"
     if [ "$rc" != 0 ]; then tail -5 "$out/prove-$size-$engine.log" | tee -a "$summary"; status=1; continue; fi
     phases "$out/update-$size-$engine.json" | tee -a "$summary"
+    # The job's memory plan and the GPU engine's own (they must agree: job/update_prove.cpp).
+    grep -hE "memory plan" "$out/prove-$size-$engine.log" | sed 's/^[^ ]* [a-z]* //' | cut -c1-600 |
+      sed 's/^/   /' | tee -a "$summary" || true
   done
   for i in $(seq 1 "$sectors"); do
     gpu_proof="$work/proofs-update-$size-gpu/$i.proof"
