@@ -62,6 +62,7 @@ struct JobFlags {
   std::string name_by = "sector";   // --name-by sector|stem: what names a proof file
   unsigned synthesis_workers = 0;   // 0: auto (the job's host memory plan: up to 2 with --gpu, else 1)
   std::string gpu_memory;           // --gpu-memory LIMIT (empty: the device's free memory)
+  std::string host_memory;          // --host-memory LIMIT (empty: MemAvailable)
   std::string gpu_gather = "host";  // --gpu-gather host|device: where the A and B MSMs' scalars are gathered
   std::string gpu_constraints = "auto";  // --gpu-constraints auto|host|device: where a, b, c are evaluated
   std::string devices;       // --devices LIST|all: one GPU engine per CUDA ordinal (empty: device 0)

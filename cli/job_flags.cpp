@@ -26,13 +26,13 @@ namespace cuzk::cli {
 
 namespace {
 
-// --gpu-memory in bytes (0 when not given).
-std::size_t gpu_memory_limit(const std::string& gpu_memory) {
-  if (gpu_memory.empty()) return 0;
-  const std::optional<std::uint64_t> limit = io::parse_byte_size(gpu_memory);
+// A memory limit flag's value in bytes (0 when not given).
+std::size_t memory_limit(const char* flag, const std::string& text) {
+  if (text.empty()) return 0;
+  const std::optional<std::uint64_t> limit = io::parse_byte_size(text);
   if (!limit || *limit == 0)
-    throw CLI::ValidationError("--gpu-memory", "expected a size such as 22GiB, 40G or 24000000000, got '" +
-                                                   gpu_memory.substr(0, 64) + "'");
+    throw CLI::ValidationError(flag, "expected a size such as 22GiB, 40G or 24000000000, got '" +
+                                         text.substr(0, 64) + "'");
   return *limit;
 }
 
@@ -150,6 +150,9 @@ CLI::Option* add_job_flags(CLI::App* cmd, JobFlags& f) {
       ->check(CLI::IsMember({"auto", "on", "off"}))
       ->capture_default_str()
       ->group(kTuningGroup);
+  cmd->add_option("--host-memory", f.host_memory,
+                  "host memory the run may plan for, e.g. 64GiB (default: MemAvailable)")
+      ->group(kTuningGroup);
   cmd->add_option("--synthesis-workers", f.synthesis_workers,
                   "partitions synthesized at once (0: auto, from the host memory plan)")
       ->check(CLI::Range(0u, 64u))
@@ -174,7 +177,7 @@ job::EngineConfig gpu_engine_config(const std::string& memory, const std::string
                                     const std::string& constraints) {
   job::EngineConfig config;
   config.kind = job::EngineConfig::Kind::kGpu;
-  config.memory_limit = gpu_memory_limit(memory);
+  config.memory_limit = memory_limit("--gpu-memory", memory);
   config.gather = gather == "device" ? job::EngineConfig::Place::kDevice : job::EngineConfig::Place::kHost;
   // auto: on the device, measured 2.4x the throughput of host at 32GiB with a third of the host memory
   // (bench/RESULTS.md).
@@ -193,6 +196,7 @@ void apply_job_flags(const JobFlags& f, job::ProveOptions& options) {
   // The kind first: a run refused for a bad --gpu-memory is still the GPU engine's run in its metrics.
   if (f.gpu) options.engine.kind = job::EngineConfig::Kind::kGpu;
   options.engine = engine_config(f);
+  options.host_memory_limit = memory_limit("--host-memory", f.host_memory);
   if (f.test_randomness) {
     // Reproducible proofs for tests (the same r, s for every partition): NOT zero-knowledge.
     const std::uint64_t seed = *f.test_randomness;

@@ -96,6 +96,10 @@ struct ProveOptions {
   // (job/run_memory.hpp) is made before the first synthesis, logged and recorded in the report: a run that
   // does not fit is refused then (JobError kInsufficientMemory).
   unsigned synthesis_workers = 0;
+  // Host bytes the memory plan may use (`--host-memory`): the smaller of this and MemAvailable; the auto
+  // synthesis workers and the pairing of partitions follow from it, and a run that needs more is refused.
+  // 0: MemAvailable alone.
+  std::size_t host_memory_limit = 0;
   // Progress messages; with `overlap` it is called from two threads (never at the same time by one).
   std::function<void(const std::string&)> progress;
   // Non-zero (a signal's number) when the run is asked to stop: it throws JobError kInterrupted at its next

@@ -233,6 +233,11 @@ RunMemoryRequest memory_request(const ProveOptions& options, const EngineDevices
   request.device_cuda_memory = devices.cuda_memory;
   request.synthesis_workers = options.synthesis_workers;
   request.available = host_memory_available();
+  // --host-memory: the run plans for at most that much (a machine shared with other work).
+  if (options.host_memory_limit && (!request.available || options.host_memory_limit < request.available)) {
+    request.available = options.host_memory_limit;
+    request.available_from = "--host-memory";
+  }
   // --devices all: as many engines as the devices found.
   request.engines = static_cast<unsigned>(options.engine.gpu() && options.engine.devices.empty()
                                               ? std::max<std::size_t>(1, devices.ordinals.size())

@@ -105,9 +105,9 @@ std::string RunMemoryPlan::shortfall() const {
     // The parts are in the plan, which is logged or printed beside this message.
     std::string text = fmt::format(
         "host memory: the {} circuit needs about {} ({} bytes) with {} synthesis worker{}, {} ({} bytes) are "
-        "available (MemAvailable)",
+        "available ({})",
         sector_size, gib(host.total), host.total, host.synthesis_workers,
-        host.synthesis_workers == 1 ? "" : "s", gib(host.available), host.available);
+        host.synthesis_workers == 1 ? "" : "s", gib(host.available), host.available, request.available_from);
     if (host.workers_that_fit >= 1 && host.workers_that_fit < host.synthesis_workers) {
       const gpu::HostPlan fewer = gpu::plan_host_memory(shape, host_request(*this, host.workers_that_fit));
       text += fmt::format("; --synthesis-workers {} would fit (about {})", host.workers_that_fit,

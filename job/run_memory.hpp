@@ -30,6 +30,7 @@ struct RunMemoryRequest {
   bool pinned_streamed_bases = false;
   unsigned synthesis_workers = 0;  // 0: as many as fit, up to 2 per engine with the GPU, 1 on the CPU
   std::size_t available = 0;       // host bytes available (host_memory_available()); 0: unknown, not checked
+  std::string available_from = "MemAvailable";  // or "--host-memory" when that limit is the smaller
   unsigned engines = 1;            // engines proving at once (EngineConfig::engine_count), each planned alike
   // Partitions an engine may prove in one pass over the streamed windows: 0, as many as the GPU code allows
   // (gpu::max_witness_batch_allowed); 1 for a path that proves one at a time (update inputs).

@@ -47,6 +47,23 @@ jq -e --argjson gib "$gib" '.fits and .host_bytes <= 64 * $gib and .host.synthes
   "$tmp/16.json" >/dev/null ||
   fail "--dry-run at 16GiB: $(cat "$tmp/16.json")"
 
+# --host-memory caps the host plan below MemAvailable: at 24 GiB on a 125 GiB host capped at 64 GiB, one
+# synthesis worker and the partitions unpaired, within the cap; capped at 16 GiB, exit 8 naming the flag;
+# a cap that is not a size is a usage error.
+CUZK_TEST_MEM_AVAILABLE=125GiB dry --gpu --gpu-memory 24GiB --host-memory 64GiB --json "$tmp/s32.json" \
+  >"$tmp/capped.json" 2>"$tmp/capped.log" || { cat "$tmp/capped.log" >&2; fail "--host-memory 64GiB exited $?"; }
+jq -e --argjson gib "$gib" '.fits and .host.available == 64 * $gib and .host_bytes <= 64 * $gib
+  and .host.synthesis_workers == 1 and .device.witness_batch == 1' "$tmp/capped.json" >/dev/null ||
+  fail "--host-memory 64GiB: $(cat "$tmp/capped.json")"
+got=0
+CUZK_TEST_MEM_AVAILABLE=125GiB dry --gpu --gpu-memory 24GiB --host-memory 16GiB "$tmp/s32.json" >/dev/null \
+  2>"$tmp/cap16.log" || got=$?
+[ "$got" -eq 8 ] || { cat "$tmp/cap16.log" >&2; fail "--host-memory 16GiB exited $got, expected 8"; }
+grep -q "are available (--host-memory)" "$tmp/cap16.log" || fail "the refusal does not name --host-memory: $(cat "$tmp/cap16.log")"
+got=0
+dry --host-memory lots "$tmp/s32.json" >/dev/null 2>&1 || got=$?
+[ "$got" -eq 2 ] || fail "--host-memory lots exited $got, expected 2"
+
 # 4 GiB holds not even the H step: exit 8, the message naming what is needed and the budget (4 GiB less
 # CUDA's 1400 MiB).
 got=0
