@@ -245,8 +245,9 @@ RunMemoryRequest memory_request(const ProveOptions& options, const EngineDevices
   return request;
 }
 
-void keep_neediest(std::optional<RunMemoryPlan>& chosen, RunMemoryPlan plan) {
-  if (!chosen || (chosen->fits() && (!plan.fits() || plan.host.total > chosen->host.total)))
+void keep_neediest(std::optional<RunMemoryPlan>& chosen, std::optional<RunMemoryPlan> plan) {
+  if (!plan) return;
+  if (!chosen || (chosen->fits() && (!plan->fits() || plan->host.total > chosen->host.total)))
     chosen = std::move(plan);
 }
 

@@ -82,8 +82,8 @@ RunMemoryPlan plan_memory(const std::vector<CheckedInput>& inputs, const ProveOp
 // The request the run's plans are made with: the engine config's, `devices`' budget, MemAvailable.
 RunMemoryRequest memory_request(const ProveOptions& options, const EngineDevices& devices);
 // Of several circuits' plans (a run proves its sizes one after another): the first that does not fit, else
-// the one that needs the most host memory.
-void keep_neediest(std::optional<RunMemoryPlan>& chosen, RunMemoryPlan plan);
+// the one that needs the most host memory (a `plan` of nothing changes nothing).
+void keep_neediest(std::optional<RunMemoryPlan>& chosen, std::optional<RunMemoryPlan> plan);
 // "<circuit>: N constraints, ... from <where>; base vectors from <where>", for the dry run's notes.
 std::string shape_note(const std::string& circuit, const ProverShapeResult& found);
 // A dry run's devices (find_devices): with --gpu and neither a memory limit nor a visible GPU, JobError

@@ -58,6 +58,14 @@ const porep::SectorShape& porep_shape_of(const update::UpdateShape& shape) {
   return *porep::find_sector_shape(shape.sector_bytes());
 }
 
+// The order update inputs are proven in: one sector size after another, in input order within a size.
+void sort_by_size(std::vector<CheckedUpdate>& checked) {
+  std::stable_sort(checked.begin(), checked.end(), [](const CheckedUpdate& a, const CheckedUpdate& b) {
+    return a.input.registered_proof->shape().sector_bytes() <
+           b.input.registered_proof->shape().sector_bytes();
+  });
+}
+
 // One update sector on its way through the two stages (job/two_stage.hpp). The producer opens it with its
 // first partition's synthesis (its timer starts then, its report names it) and hands it over with every
 // partition; from then on its report and proofs are the consumer's alone.
@@ -118,11 +126,9 @@ class UpdateRun {
           if (options_.dump_public_inputs) io::check_output_file(out / (sector + ".inputs.json"));
         }
         const porep::SectorShape& shape = porep_shape_of(input.registered_proof->shape());
-        if (!check_parameters(shape, dry_run_notes)) {
-          checked.push_back({indices[i], paths[i], sector, std::move(input)});
-          continue;  // a dry run without the parameters: an existing proof cannot be checked
-        }
-        if (options_.skip_existing && take_existing_proof(indices[i], paths[i], sector, input, dry_run_notes))
+        // A dry run without the parameters cannot check an existing proof: the sector stays to prove.
+        if (check_parameters(shape, dry_run_notes) && options_.skip_existing &&
+            take_existing_proof(indices[i], paths[i], sector, input, dry_run_notes))
           continue;
         checked.push_back({indices[i], paths[i], sector, std::move(input)});
       } catch (...) {
@@ -175,10 +181,7 @@ class UpdateRun {
   // stages (job/two_stage.hpp): synthesis on the host's threads, then proving on the engine; with
   // options.overlap the next partition is synthesized while the engine proves this one.
   void prove(std::vector<CheckedUpdate>& checked) {
-    std::stable_sort(checked.begin(), checked.end(), [](const CheckedUpdate& a, const CheckedUpdate& b) {
-      return a.input.registered_proof->shape().sector_bytes() <
-             b.input.registered_proof->shape().sector_bytes();
-    });
+    sort_by_size(checked);
     checked_ = &checked;
     last_write_ = std::chrono::steady_clock::now();
     run_two_stage<UpdateWork>([&] { return next_partition(); },
@@ -510,28 +513,44 @@ std::vector<std::size_t> positions(std::size_t n) {
   return all;
 }
 
+// A run's inputs by kind (is_update_input_file), each with its position among them.
+struct InputsByKind {
+  std::vector<std::string> c1_paths, update_paths;
+  std::vector<std::size_t> c1_positions, update_positions;
+
+  // The proof stems the C1 files write: an update input of the same sector is refused in its checks.
+  std::set<std::string> c1_sectors(ProveOptions::ProofNaming naming) const {
+    std::set<std::string> sectors;
+    for (const ShardKey& key : shard_keys(c1_paths, naming)) sectors.insert(key.sector);
+    return sectors;
+  }
+};
+
+InputsByKind split_by_kind(const std::vector<std::string>& paths) {
+  InputsByKind inputs;
+  for (std::size_t i = 0; i < paths.size(); ++i) {
+    const bool update = is_update_input_file(paths[i]);
+    (update ? inputs.update_paths : inputs.c1_paths).push_back(paths[i]);
+    (update ? inputs.update_positions : inputs.c1_positions).push_back(i);
+  }
+  return inputs;
+}
+
 // C1 files and update files in one run: the update inputs are checked first, then prove_c1_files checks and
 // proves the C1 files (its own up-front checks, the run's engines), then the update inputs are proven on the
 // CPU. Every input is checked before the first partition is synthesized; one progress total covers both
 // kinds; failure records carry the input's position in `paths`.
-RunReport prove_mixed(const std::vector<std::string>& paths, const std::vector<bool>& is_update,
-                      const ProveOptions& options) {
+RunReport prove_mixed(const InputsByKind& inputs, const ProveOptions& options) {
   PhaseTimer run_timer;
   MemorySampler memory(std::chrono::milliseconds(100), device_memory_probe(options.engine));
-  std::vector<std::string> c1_paths, update_paths;
-  std::vector<std::size_t> c1_positions, update_positions;
-  for (std::size_t i = 0; i < paths.size(); ++i) {
-    (is_update[i] ? update_paths : c1_paths).push_back(paths[i]);
-    (is_update[i] ? update_positions : c1_positions).push_back(i);
-  }
-  std::set<std::string> c1_sectors;
-  for (const ShardKey& key : shard_keys(c1_paths, options.proof_naming)) c1_sectors.insert(key.sector);
+  const std::vector<std::string>& c1_paths = inputs.c1_paths;
+  const std::vector<std::size_t>& c1_positions = inputs.c1_positions;
 
   ProveOptions update_options = options;
   update_options.inputs_checked = nullptr;  // reported once, with the C1 files' (below)
   io::prepare_output_dir(options.output_dir);
-  UpdateRun updates(update_options, std::move(c1_sectors));
-  std::vector<CheckedUpdate> checked = updates.check(update_paths, update_positions);
+  UpdateRun updates(update_options, inputs.c1_sectors(options.proof_naming));
+  std::vector<CheckedUpdate> checked = updates.check(inputs.update_paths, inputs.update_positions);
   updates.apply_memory_plan(checked);
 
   ProveOptions c1_options = options;
@@ -567,11 +586,7 @@ RunReport prove_mixed(const std::vector<std::string>& paths, const std::vector<b
       run.failures.begin(), run.failures.end(),
       [](const SectorFailure& a, const SectorFailure& b) { return a.input_index < b.input_index; });
   for (const auto& [phase, time] : update_run.shared_phases) run.shared_phases["update." + phase] += time;
-  if (update_run.memory_plan) {
-    std::optional<RunMemoryPlan> neediest = std::move(run.memory_plan);
-    detail::keep_neediest(neediest, std::move(*update_run.memory_plan));
-    run.memory_plan = std::move(neediest);
-  }
+  detail::keep_neediest(run.memory_plan, std::move(update_run.memory_plan));
   run.total = run_timer.elapsed();
   record_memory_peaks(memory, run);
   return run;
@@ -612,35 +627,22 @@ RunReport prove_update_files(const std::vector<std::string>& paths, const ProveO
 }
 
 RunPlan plan_input_files(const std::vector<std::string>& paths, const ProveOptions& options) {
-  std::vector<std::string> c1_paths, update_paths;
-  std::vector<std::size_t> update_positions;
-  for (std::size_t i = 0; i < paths.size(); ++i) {
-    if (is_update_input_file(paths[i])) {
-      update_paths.push_back(paths[i]);
-      update_positions.push_back(i);
-    } else {
-      c1_paths.push_back(paths[i]);
-    }
-  }
-  if (update_paths.empty()) return plan_c1_files(paths, options);
+  const InputsByKind inputs = split_by_kind(paths);
+  if (inputs.update_paths.empty()) return plan_c1_files(paths, options);
   // As a real run: the update inputs checked first (refused when a C1 file writes the same proof), then the
   // C1 files; the sectors listed in the order they are proven (the C1 files', then the updates' by size).
   ProveOptions strict = options;
   strict.keep_going = false;  // a dry run stops at the first bad input, as a run without --keep-going would
   io::prepare_output_dir(options.output_dir, /*create=*/false);
-  std::set<std::string> c1_sectors;
-  for (const ShardKey& key : shard_keys(c1_paths, options.proof_naming)) c1_sectors.insert(key.sector);
-  UpdateRun updates(strict, std::move(c1_sectors));
+  UpdateRun updates(strict, inputs.c1_sectors(options.proof_naming));
   std::vector<std::string> update_notes;
-  std::vector<CheckedUpdate> checked = updates.check(update_paths, update_positions, &update_notes);
-  RunPlan plan = c1_paths.empty() ? RunPlan{} : plan_c1_files(c1_paths, options);
+  std::vector<CheckedUpdate> checked =
+      updates.check(inputs.update_paths, inputs.update_positions, &update_notes);
+  RunPlan plan = inputs.c1_paths.empty() ? RunPlan{} : plan_c1_files(inputs.c1_paths, options);
   plan.notes.insert(plan.notes.end(), update_notes.begin(), update_notes.end());
   RunReport already = updates.take_report();
   for (AlreadyProven& s : already.already_proven) plan.already_proven.push_back(std::move(s));
-  std::stable_sort(checked.begin(), checked.end(), [](const CheckedUpdate& a, const CheckedUpdate& b) {
-    return a.input.registered_proof->shape().sector_bytes() <
-           b.input.registered_proof->shape().sector_bytes();
-  });
+  sort_by_size(checked);
   for (const CheckedUpdate& c : checked) {
     PlannedSector s;
     s.c1_path = c.path;
@@ -651,21 +653,15 @@ RunPlan plan_input_files(const std::vector<std::string>& paths, const ProveOptio
     s.proof_path = (fs::path(options.output_dir) / (c.sector + ".proof")).string();
     plan.sectors.push_back(std::move(s));
   }
-  if (std::optional<RunMemoryPlan> update_plan = updates.plan_memory(checked, plan.notes)) {
-    std::optional<RunMemoryPlan> neediest = std::move(plan.memory);
-    detail::keep_neediest(neediest, std::move(*update_plan));
-    plan.memory = std::move(neediest);
-  }
+  detail::keep_neediest(plan.memory, updates.plan_memory(checked, plan.notes));
   return plan;
 }
 
 RunReport prove_input_files(const std::vector<std::string>& paths, const ProveOptions& options) {
-  std::vector<bool> is_update;
-  for (const std::string& path : paths) is_update.push_back(is_update_input_file(path));
-  const auto updates = static_cast<std::size_t>(std::count(is_update.begin(), is_update.end(), true));
-  if (updates == 0) return prove_c1_files(paths, options);
-  if (updates == paths.size()) return prove_update_files(paths, options);
-  return prove_mixed(paths, is_update, options);
+  const InputsByKind inputs = split_by_kind(paths);
+  if (inputs.update_paths.empty()) return prove_c1_files(paths, options);
+  if (inputs.c1_paths.empty()) return prove_update_files(paths, options);
+  return prove_mixed(inputs, options);
 }
 
 }  // namespace cuzk::job
