@@ -23,8 +23,12 @@ MemoryPeaks current_host_memory() {
   return now;
 }
 
-MemorySampler::MemorySampler(std::chrono::milliseconds interval, std::function<std::uint64_t()> device_used)
-    : interval_(interval), device_used_(std::move(device_used)) {
+MemorySampler::MemorySampler(std::chrono::milliseconds interval, std::function<std::uint64_t()> device_used,
+                             std::chrono::milliseconds stretch)
+    : interval_(interval),
+      device_used_(std::move(device_used)),
+      stretch_(std::max(stretch, interval)),
+      started_(std::chrono::steady_clock::now()) {
   sample();
   ticker_.start(interval_, [this] { sample(); });
 }
@@ -36,7 +40,14 @@ MemorySampler::~MemorySampler() {
 void MemorySampler::sample() {
   MemoryPeaks now = current_host_memory();
   if (device_used_) now.device_bytes = device_used_();
+  const auto at = std::chrono::steady_clock::now();
   std::lock_guard lock(mutex_);
+  // A new point once the open one's stretch is over; else the open one keeps the peaks and the latest time.
+  if (series_.empty() || at - started_ >= stretch_ * series_.size()) series_.push_back({at, 0, 0});
+  Stretch& point = series_.back();
+  point.last = at;
+  point.anon_bytes = std::max(point.anon_bytes, now.anon_bytes);
+  point.device_bytes = std::max(point.device_bytes, now.device_bytes);
   peaks_.anon_bytes = std::max(peaks_.anon_bytes, now.anon_bytes);
   peaks_.file_bytes = std::max(peaks_.file_bytes, now.file_bytes);
   peaks_.device_bytes = std::max(peaks_.device_bytes, now.device_bytes);
@@ -46,6 +57,16 @@ MemoryPeaks MemorySampler::peaks() {
   sample();
   std::lock_guard lock(mutex_);
   return peaks_;
+}
+
+std::vector<MemoryPoint> MemorySampler::series(std::chrono::steady_clock::time_point origin) {
+  sample();
+  std::lock_guard lock(mutex_);
+  std::vector<MemoryPoint> out;
+  out.reserve(series_.size());
+  for (const Stretch& s : series_)
+    out.push_back({std::chrono::duration<double>(s.last - origin).count(), s.anon_bytes, s.device_bytes});
+  return out;
 }
 
 }  // namespace cuzk::job

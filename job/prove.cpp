@@ -198,6 +198,7 @@ RunReport prove_c1_files(const std::vector<std::string>& c1_paths, const ProveOp
   run.peak_anon_bytes = peaks.anon_bytes;
   run.peak_file_bytes = peaks.file_bytes;
   run.peak_device_bytes = peaks.device_bytes;
+  run.memory_series = memory.series(timeline.start());
   run.usd_per_hour = given.gpu_price_per_hour;
   run.gpu = meter
                 ? finish_meter(*meter, timeline, run.timeline)

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 #include <yaml-cpp/yaml.h>
 
+#include <cmath>
 #include <nlohmann/json.hpp>
 
 #include "prover/algebra/hex_bytes.hpp"
@@ -106,6 +107,10 @@ nlohmann::ordered_json report_json(const RunReport& report) {
   j["synthesis_workers"] = report.synthesis_workers;
   if (report.memory_plan) j["memory_plan"] = memory_plan_json(*report.memory_plan);
   j["timeline"] = timeline_json(report.timeline);
+  // [t_s, anon_bytes, device_bytes] rows: compact, as a run of an hour has 3,600 of them.
+  j["memory_series"] = nlohmann::ordered_json::array();
+  for (const MemoryPoint& p : report.memory_series)
+    j["memory_series"].push_back({std::round(p.t_s * 1000) / 1000, p.anon_bytes, p.device_bytes});
   // One engine: the share of its span its lane was busy; several: their mean busy share of the proving span.
   double busy = lane_utilization(report.timeline, "prover");
   if (report.engines.size() > 1) {

@@ -12,6 +12,7 @@
 
 #include "job/engine.hpp"
 #include "job/gpu_meter.hpp"
+#include "job/memory_sampler.hpp"
 #include "job/phase_order.hpp"
 #include "job/run_memory.hpp"
 #include "job/timeline.hpp"
@@ -86,6 +87,9 @@ struct RunReport {
   std::uint64_t peak_rss_bytes = 0;
   // Sampled (job/memory_sampler.hpp): anonymous and file-backed host memory apart, and device memory.
   std::uint64_t peak_anon_bytes = 0, peak_file_bytes = 0, peak_device_bytes = 0;
+  // The same samples over time, one point per second (t_s on the timeline's clock): which steps hold the
+  // memory at its peak.
+  std::vector<MemoryPoint> memory_series;
   unsigned synthesis_workers = 1;
   std::vector<EngineReport> engines;         // one per engine, in config order
   std::optional<RunMemoryPlan> memory_plan;  // made before the first synthesis (job/run_memory.hpp)

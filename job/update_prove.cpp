@@ -498,9 +498,12 @@ std::map<std::string, unsigned> partitions_by_path(const std::vector<CheckedUpda
 }
 
 // The peaks of an update run (or of a mixed run: the larger of its C1 part's and its own), as
-// prove_c1_files records them.
-void record_memory_peaks(MemorySampler& memory, RunReport& report) {
+// prove_c1_files records them; the series too, with `origin` (the run's start) as its zero, unless the C1
+// part's series (on its timeline's clock) is there.
+void record_memory_peaks(MemorySampler& memory, RunReport& report,
+                         std::chrono::steady_clock::time_point origin) {
   const MemoryPeaks peaks = memory.peaks();
+  if (report.memory_series.empty()) report.memory_series = memory.series(origin);
   report.peak_rss_bytes = std::max(report.peak_rss_bytes, peak_rss_bytes());
   report.peak_anon_bytes = std::max(report.peak_anon_bytes, peaks.anon_bytes);
   report.peak_file_bytes = std::max(report.peak_file_bytes, peaks.file_bytes);
@@ -542,6 +545,7 @@ InputsByKind split_by_kind(const std::vector<std::string>& paths) {
 // kinds; failure records carry the input's position in `paths`.
 RunReport prove_mixed(const InputsByKind& inputs, const ProveOptions& options) {
   PhaseTimer run_timer;
+  const auto run_start = std::chrono::steady_clock::now();
   MemorySampler memory(std::chrono::milliseconds(100), device_memory_probe(options.engine));
   const std::vector<std::string>& c1_paths = inputs.c1_paths;
   const std::vector<std::size_t>& c1_positions = inputs.c1_positions;
@@ -588,7 +592,7 @@ RunReport prove_mixed(const InputsByKind& inputs, const ProveOptions& options) {
   for (const auto& [phase, time] : update_run.shared_phases) run.shared_phases["update." + phase] += time;
   detail::keep_neediest(run.memory_plan, std::move(update_run.memory_plan));
   run.total = run_timer.elapsed();
-  record_memory_peaks(memory, run);
+  record_memory_peaks(memory, run, run_start);
   return run;
 }
 
@@ -611,6 +615,7 @@ bool is_update_input_file(const std::string& path) {
 
 RunReport prove_update_files(const std::vector<std::string>& paths, const ProveOptions& options) {
   PhaseTimer run_timer;
+  const auto run_start = std::chrono::steady_clock::now();
   MemorySampler memory(std::chrono::milliseconds(100), device_memory_probe(options.engine));
   io::prepare_output_dir(options.output_dir);
   if (std::size_t n = io::remove_stale_temporaries(options.output_dir))
@@ -622,7 +627,7 @@ RunReport prove_update_files(const std::vector<std::string>& paths, const ProveO
   updates.prove(checked);
   RunReport report = updates.take_report();
   report.total = run_timer.elapsed();
-  record_memory_peaks(memory, report);
+  record_memory_peaks(memory, report, run_start);
   return report;
 }
 

@@ -2,20 +2,23 @@
 // reading both report formats, the comparison's threshold and its refusals of malformed files.
 #include <gtest/gtest.h>
 #include <unistd.h>
+#include <yaml-cpp/yaml.h>
 
 #include <algorithm>
+#include <chrono>
 #include <cstdio>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <map>
+#include <memory>
+#include <nlohmann/json.hpp>
 #include <random>
+#include <thread>
 #include <utility>
 
-#include <yaml-cpp/yaml.h>
-
-#include <nlohmann/json.hpp>
-
 #include "io/io_error.hpp"
+#include "job/memory_sampler.hpp"
 #include "job/run_report.hpp"
 #include "job/timing_report.hpp"
 #include "tests/test_util.hpp"
@@ -125,6 +128,54 @@ TEST(RunReport, CarriesItsContextFailuresAndExactFloats) {
   EXPECT_EQ(yaml["total"]["wall_s"].as<double>(), 0.123456789012345);
   EXPECT_EQ(yaml["total"]["cpu_s"].as<double>(), 1234567.8912345);
   EXPECT_EQ(yaml["format"].as<std::string>(), job::kProveReportFormat);
+}
+
+// The sampler's series keeps one point per stretch with that stretch's peak: a block of memory held for
+// a few stretches and then freed shows up in the series where it was held, the largest point equals the
+// run's peak, and the points come in time order.
+TEST(MemorySampler, SeriesShowsWhenTheMemoryWasHeld) {
+  using namespace std::chrono_literals;
+  const auto origin = std::chrono::steady_clock::now();
+  job::MemorySampler sampler(5ms, {}, 40ms);
+  std::this_thread::sleep_for(60ms);
+  const std::uint64_t before = job::current_host_memory().anon_bytes;
+  ASSERT_GT(before, 0u) << "/proc/self/status has no RssAnon";
+  constexpr std::size_t kHeld = std::size_t{256} << 20;
+  auto held = std::make_unique<unsigned char[]>(kHeld);
+  std::memset(held.get(), 1, kHeld);  // touched: resident
+  std::this_thread::sleep_for(150ms);
+  const double held_until = std::chrono::duration<double>(std::chrono::steady_clock::now() - origin).count();
+  held.reset();
+  std::this_thread::sleep_for(150ms);
+  const std::vector<job::MemoryPoint> series = sampler.series(origin);
+  const job::MemoryPeaks peaks = sampler.peaks();
+  const double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - origin).count();
+  ASSERT_GE(series.size(), 4u);
+  EXPECT_LE(series.size(), static_cast<std::size_t>(elapsed / 0.040) + 2) << "more points than stretches";
+  std::uint64_t largest = 0;
+  for (std::size_t i = 0; i < series.size(); ++i) {
+    EXPECT_GE(series[i].t_s, 0.0);
+    if (i) {
+      EXPECT_GT(series[i].t_s, series[i - 1].t_s);
+    }
+    largest = std::max(largest, series[i].anon_bytes);
+  }
+  EXPECT_GE(largest, before + kHeld * 3 / 4) << "the held block is missing from the series";
+  EXPECT_LE(largest, peaks.anon_bytes);
+  EXPECT_LT(series.back().anon_bytes, before + kHeld / 2) << "the freed block is still in the last point";
+  for (const job::MemoryPoint& p : series) {
+    if (p.anon_bytes >= before + kHeld * 3 / 4) {
+      EXPECT_LE(p.t_s, held_until + 0.1) << "held after it was freed";
+    }
+  }
+  // In the report: [t_s, anon_bytes, device_bytes] rows.
+  job::RunReport report;
+  report.memory_series = series;
+  const nlohmann::json j = nlohmann::json::parse(job::to_json(report));
+  ASSERT_EQ(j["memory_series"].size(), series.size());
+  EXPECT_EQ(j["memory_series"][0].size(), 3u);
+  EXPECT_EQ(j["memory_series"][0][1].get<std::uint64_t>(), series[0].anon_bytes);
+  EXPECT_NEAR(j["memory_series"].back()[0].get<double>(), series.back().t_s, 1e-3);
 }
 
 TEST(TimingReport, ReadsBenchReportsByTheirMedians) {

@@ -124,4 +124,9 @@ jq -e '.memory_plan.sector_size == "2KiB" and .memory_plan.fits and .memory_plan
   and (.memory_plan | has("device") | not) and .synthesis_workers == 1' "$tmp/ok.json" >/dev/null ||
   fail "the report's memory_plan: $(jq -c .memory_plan "$tmp/ok.json")"
 grep -q "memory plan, 2KiB host" "$tmp/ok.log" || fail "the plan is not logged"
+# The memory series: [t_s, anon_bytes, device_bytes] rows in time order, anonymous memory in use, none above
+# the run's peak.
+jq -e '(.memory_series | length) >= 1 and all(.memory_series[]; length == 3 and .[1] > 0 and .[1] <= $peak)
+  and ([.memory_series[][0]] == ([.memory_series[][0]] | sort))' --argjson peak "$(jq .peak_anon_bytes "$tmp/ok.json")" \
+  "$tmp/ok.json" >/dev/null || fail "the report's memory_series: $(jq -c .memory_series "$tmp/ok.json")"
 echo "ok: dry-run plans at 80, 16 and 4 GiB, CPU plan, refused and recorded real runs"
